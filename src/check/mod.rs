@@ -1,0 +1,532 @@
+//! The independent checker: verifies any fixture list against a league file.
+//!
+//! It shares no code with the model builder or the solver (no good_lp, no `formulate`,
+//! no `League::playable` or `League::fixtures`): every rule of the spec is written again
+//! here, directly from the text, so a bug in the model cannot hide itself.
+
+mod quality;
+
+pub use quality::{quality, Quality};
+
+use crate::model::{Format, Hosting, League, TeamId};
+use chrono::{Datelike, NaiveDate};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt;
+use std::path::Path;
+
+/// One row of a fixture list, resolved against the league.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    /// 1-based line in the CSV.
+    pub line: usize,
+    pub date: NaiveDate,
+    pub home: TeamId,
+    pub away: TeamId,
+    pub division: Option<String>,
+    pub venue: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    pub rule: &'static str,
+    pub fixture: String,
+    pub date: Option<NaiveDate>,
+    pub detail: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "[{}] {}", self.rule, self.fixture)?;
+        if let Some(d) = self.date {
+            write!(f, " on {d}")?;
+        }
+        write!(f, ": {}", self.detail)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    #[error("{file}: cannot read the fixture list: {reason}")]
+    Unreadable { file: String, reason: String },
+    #[error("{file}:1: the header has no `{column}` column (expected date,division,home,away,venue)")]
+    MissingColumn { file: String, column: &'static str },
+}
+
+/// The fixture list read from a CSV: resolved rows and the rows that could not be used.
+#[derive(Debug, Clone, Default)]
+pub struct FixtureList {
+    pub rows: Vec<Row>,
+    pub unreadable: Vec<Violation>,
+}
+
+const MAX_CSV_BYTES: u64 = 64 * 1024 * 1024;
+
+pub fn read_fixtures(league: &League, path: &Path) -> Result<FixtureList, CheckError> {
+    let file = path.display().to_string();
+    let unreadable = |reason: String| CheckError::Unreadable {
+        file: file.clone(),
+        reason,
+    };
+    let meta = std::fs::metadata(path).map_err(|e| unreadable(e.to_string()))?;
+    if meta.len() > MAX_CSV_BYTES {
+        return Err(unreadable(format!(
+            "the file is {} bytes; more than {MAX_CSV_BYTES} is refused",
+            meta.len()
+        )));
+    }
+    let bytes = std::fs::read(path).map_err(|e| unreadable(e.to_string()))?;
+    parse_fixtures(league, &bytes, &file)
+}
+
+pub fn parse_fixtures(league: &League, bytes: &[u8], file: &str) -> Result<FixtureList, CheckError> {
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .from_reader(bytes);
+    let headers = reader
+        .headers()
+        .map_err(|e| CheckError::Unreadable {
+            file: file.to_string(),
+            reason: e.to_string(),
+        })?
+        .clone();
+    let col = |name: &'static str| headers.iter().position(|h| h.eq_ignore_ascii_case(name));
+    let need = |name: &'static str| {
+        col(name).ok_or(CheckError::MissingColumn {
+            file: file.to_string(),
+            column: name,
+        })
+    };
+    let (c_date, c_home, c_away) = (need("date")?, need("home")?, need("away")?);
+    let (c_div, c_venue) = (col("division"), col("venue"));
+    let teams: HashMap<&str, TeamId> = league
+        .teams
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.name.as_str(), i))
+        .collect();
+    let mut list = FixtureList::default();
+    for (i, record) in reader.records().enumerate() {
+        let line = i + 2;
+        let bad = |detail: String| Violation {
+            rule: "fixture list",
+            fixture: format!("{file}:{line}"),
+            date: None,
+            detail,
+        };
+        let record = match record {
+            Ok(r) => r,
+            Err(e) => {
+                list.unreadable.push(bad(e.to_string()));
+                continue;
+            }
+        };
+        if record.iter().all(|f| f.is_empty()) {
+            continue;
+        }
+        let field = |c: usize| record.get(c).unwrap_or("");
+        let date = NaiveDate::parse_from_str(field(c_date), "%Y-%m-%d").ok();
+        let home = teams.get(field(c_home)).copied();
+        let away = teams.get(field(c_away)).copied();
+        let mut problems = Vec::new();
+        if date.is_none() {
+            problems.push(format!("`{}` is not a date (YYYY-MM-DD)", field(c_date)));
+        }
+        for (c, t) in [(c_home, home), (c_away, away)] {
+            if t.is_none() {
+                problems.push(format!("unknown team \"{}\"", field(c)));
+            }
+        }
+        match (date, home, away) {
+            (Some(date), Some(home), Some(away)) => list.rows.push(Row {
+                line,
+                date,
+                home,
+                away,
+                division: c_div.map(|c| field(c).to_string()),
+                venue: c_venue.map(|c| field(c).to_string()),
+            }),
+            _ => list.unreadable.push(bad(problems.join("; "))),
+        }
+    }
+    Ok(list)
+}
+
+/// The result of checking a fixture list.
+#[derive(Debug, Clone)]
+pub struct Report {
+    pub violations: Vec<Violation>,
+    pub quality: Quality,
+}
+
+impl Report {
+    pub fn is_valid(&self) -> bool {
+        self.violations.is_empty()
+    }
+}
+
+/// Checks every rule of the spec and measures the quality figures.
+pub fn check(league: &League, list: &FixtureList) -> Report {
+    let mut c = Checker {
+        league,
+        out: list.unreadable.clone(),
+    };
+    let rows = &list.rows;
+    for r in rows {
+        c.row(r);
+    }
+    c.fixture_set(rows);
+    c.per_team(rows);
+    c.venues(rows);
+    c.clubs(rows);
+    Report {
+        violations: c.out,
+        quality: quality(league, rows),
+    }
+}
+
+struct Checker<'a> {
+    league: &'a League,
+    out: Vec<Violation>,
+}
+
+impl Checker<'_> {
+    fn name(&self, t: TeamId) -> &str {
+        &self.league.teams[t].name
+    }
+
+    fn fixture(&self, r: &Row) -> String {
+        format!("{} v {}", self.name(r.home), self.name(r.away))
+    }
+
+    fn push(&mut self, rule: &'static str, r: &Row, detail: String) {
+        self.out.push(Violation {
+            rule,
+            fixture: self.fixture(r),
+            date: Some(r.date),
+            detail,
+        });
+    }
+
+    /// Rules 1–4 for one row, and its division and venue columns.
+    fn row(&mut self, r: &Row) {
+        let lg = self.league;
+        let (h, a) = (&lg.teams[r.home], &lg.teams[r.away]);
+        let d = r.date;
+        if d < lg.start || d > lg.end {
+            self.push(
+                "1 season",
+                r,
+                format!("outside the season {} to {}", lg.start, lg.end),
+            );
+        }
+        if lg.closed.contains(&d) {
+            self.push("1 closed", r, "the league is closed on this date".into());
+        }
+        for t in [h, a] {
+            if d < t.start {
+                self.push(
+                    "1 start",
+                    r,
+                    format!("{} plays no fixture before {}", t.name, t.start),
+                );
+            }
+        }
+        let hosts = match &h.hosting {
+            Hosting::Nights(n) => n.contains(&d.weekday()),
+            Hosting::Dates(ds) => ds.contains(&d),
+        };
+        if !hosts {
+            self.push(
+                "2 hosting date",
+                r,
+                format!("{} does not host on {} ({})", h.name, d, d.weekday()),
+            );
+        }
+        let venue = &lg.venues[h.venue];
+        if venue.closed.contains(&d) {
+            self.push("3 venue closed", r, format!("{} is closed", venue.name));
+        }
+        for t in [h, a] {
+            if t.unavailable.contains(&d) {
+                self.push("4 unavailable", r, format!("{} is unavailable", t.name));
+            }
+        }
+        if a.unavailable_away.contains(&d) {
+            self.push(
+                "4 unavailable away",
+                r,
+                format!("{} is unavailable for away matches", a.name),
+            );
+        }
+        if h.division != a.division {
+            self.push(
+                "5 fixtures",
+                r,
+                "the teams are in different divisions".into(),
+            );
+        }
+        if let Some(div) = &r.division {
+            let want = &lg.divisions[h.division].name;
+            if div != want {
+                self.push(
+                    "fixture list",
+                    r,
+                    format!("division column says \"{div}\" but {} is in \"{want}\"", h.name),
+                );
+            }
+        }
+        if let Some(v) = &r.venue {
+            if !v.is_empty() && *v != venue.name {
+                self.push(
+                    "fixture list",
+                    r,
+                    format!("venue column says \"{v}\" but {} plays at \"{}\"", h.name, venue.name),
+                );
+            }
+        }
+    }
+
+    /// Rule 5: exactly the fixtures the formats call for, less excluded, each once; fixed dates.
+    fn fixture_set(&mut self, rows: &[Row]) {
+        let lg = self.league;
+        // Expected: ordered pairs for double, unordered (min, max) for single.
+        let mut expected: BTreeMap<(TeamId, TeamId), bool> = BTreeMap::new(); // key -> ordered?
+        for div in &lg.divisions {
+            for &x in &div.teams {
+                for &y in &div.teams {
+                    if x == y {
+                        continue;
+                    }
+                    let left_out = lg.excluded.iter().any(|e| match div.format {
+                        Format::Double => e.home == x && e.away == y,
+                        Format::Single => {
+                            (e.home == x && e.away == y) || (e.home == y && e.away == x)
+                        }
+                    });
+                    if left_out {
+                        continue;
+                    }
+                    match div.format {
+                        Format::Double => {
+                            expected.insert((x, y), true);
+                        }
+                        Format::Single if x < y => {
+                            expected.insert((x, y), false);
+                        }
+                        Format::Single => {}
+                    }
+                }
+            }
+        }
+        let key = |r: &Row| -> (TeamId, TeamId) {
+            let ordered = lg.divisions[lg.teams[r.home].division].format == Format::Double;
+            if ordered {
+                (r.home, r.away)
+            } else {
+                (r.home.min(r.away), r.home.max(r.away))
+            }
+        };
+        let mut seen: BTreeMap<(TeamId, TeamId), Vec<&Row>> = BTreeMap::new();
+        for r in rows {
+            seen.entry(key(r)).or_default().push(r);
+        }
+        for (k, list) in &seen {
+            if !expected.contains_key(k) {
+                for r in list {
+                    let detail = if r.home == r.away {
+                        "a team cannot play itself".to_string()
+                    } else {
+                        "not a fixture of this season (excluded, or not called for by the division's format)".to_string()
+                    };
+                    self.push("5 fixtures", r, detail);
+                }
+            } else if list.len() > 1 {
+                for r in &list[1..] {
+                    self.push(
+                        "5 fixtures",
+                        r,
+                        format!("played {} times (first on {})", list.len(), list[0].date),
+                    );
+                }
+            }
+        }
+        for (&(x, y), &ordered) in &expected {
+            if !seen.contains_key(&(x, y)) {
+                let what = if ordered {
+                    format!("{} v {}", self.name(x), self.name(y))
+                } else {
+                    format!("{} v {} (either at home)", self.name(x), self.name(y))
+                };
+                self.out.push(Violation {
+                    rule: "5 fixtures",
+                    fixture: what,
+                    date: None,
+                    detail: "missing from the fixture list".into(),
+                });
+            }
+        }
+        for f in &lg.fixed {
+            let ok = rows
+                .iter()
+                .any(|r| r.home == f.home && r.away == f.away && r.date == f.date);
+            if !ok {
+                self.out.push(Violation {
+                    rule: "5 fixed",
+                    fixture: format!("{} v {}", self.name(f.home), self.name(f.away)),
+                    date: Some(f.date),
+                    detail: "a [[fixed]] fixture is not on its date with this home team".into(),
+                });
+            }
+        }
+    }
+
+    /// Rule 6: rest days, home/away balance, consecutive weeks; rule 8: same club first.
+    fn per_team(&mut self, rows: &[Row]) {
+        let lg = self.league;
+        let mut of_team: Vec<Vec<&Row>> = vec![Vec::new(); lg.teams.len()];
+        for r in rows {
+            of_team[r.home].push(r);
+            of_team[r.away].push(r);
+        }
+        for (t, list) in of_team.iter_mut().enumerate() {
+            list.sort_by_key(|r| r.date);
+            let team = &lg.teams[t];
+            for w in list.windows(2) {
+                let gap = (w[1].date - w[0].date).num_days();
+                if gap < lg.rules.min_days_between as i64 {
+                    self.push(
+                        "6 min_days_between",
+                        w[1],
+                        format!(
+                            "{} plays on {} and {}, {} days apart (at least {} required)",
+                            team.name, w[0].date, w[1].date, gap, lg.rules.min_days_between
+                        ),
+                    );
+                }
+            }
+            let home = list.iter().filter(|r| r.home == t).count() as i64;
+            let away = list.len() as i64 - home;
+            if (home - away).abs() > lg.rules.home_away_balance as i64 {
+                self.out.push(Violation {
+                    rule: "6 home_away_balance",
+                    fixture: team.name.clone(),
+                    date: None,
+                    detail: format!(
+                        "{home} home and {away} away matches (may differ by at most {})",
+                        lg.rules.home_away_balance
+                    ),
+                });
+            }
+            if let Some(k) = lg.rules.max_consecutive_weeks {
+                // Weeks run Monday to Sunday.
+                let weeks: BTreeSet<NaiveDate> = list
+                    .iter()
+                    .map(|r| {
+                        r.date - chrono::Days::new(r.date.weekday().num_days_from_monday() as u64)
+                    })
+                    .collect();
+                let mut run = 0;
+                let mut prev: Option<NaiveDate> = None;
+                for &w in &weeks {
+                    run = match prev {
+                        Some(p) if (w - p).num_days() == 7 => run + 1,
+                        _ => 1,
+                    };
+                    prev = Some(w);
+                    if run == k + 1 {
+                        self.out.push(Violation {
+                            rule: "6 max_consecutive_weeks",
+                            fixture: team.name.clone(),
+                            date: Some(w),
+                            detail: format!(
+                                "plays in {} consecutive weeks up to the week of {w} (at most {k})",
+                                k + 1
+                            ),
+                        });
+                    }
+                }
+            }
+            let internal = |r: &&&Row| lg.teams[r.home].club == lg.teams[r.away].club;
+            if let Some(li) = lg.rules.latest_internal_date {
+                for r in list.iter().filter(internal) {
+                    if r.home == t && r.date > li {
+                        self.push(
+                            "8 latest_internal_date",
+                            r,
+                            format!("a fixture between two teams of one club after {li}"),
+                        );
+                    }
+                }
+            }
+            if lg.rules.same_club_first {
+                let same_div_internal = |r: &&&Row| {
+                    internal(r) && lg.teams[r.home].division == lg.teams[r.away].division
+                };
+                let last_internal = list.iter().filter(same_div_internal).map(|r| r.date).max();
+                if let Some(last) = last_internal {
+                    for r in list.iter().filter(|r| !same_div_internal(r)) {
+                        if r.date <= last {
+                            self.push(
+                                "8 same_club_first",
+                                r,
+                                format!(
+                                    "{} plays this before its last match against its own club ({last})",
+                                    team.name
+                                ),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Rule 7: venue capacity per date.
+    fn venues(&mut self, rows: &[Row]) {
+        let lg = self.league;
+        let mut load: BTreeMap<(usize, NaiveDate), usize> = BTreeMap::new();
+        for r in rows {
+            *load.entry((lg.teams[r.home].venue, r.date)).or_default() += 1;
+        }
+        for ((v, d), n) in load {
+            let venue = &lg.venues[v];
+            let cap = if venue.closed.contains(&d) {
+                0
+            } else {
+                *venue.capacity_on.get(&d).unwrap_or(&venue.capacity) as usize
+            };
+            if n > cap {
+                self.out.push(Violation {
+                    rule: "7 venue capacity",
+                    fixture: venue.name.clone(),
+                    date: Some(d),
+                    detail: format!("hosts {n} matches (capacity {cap})"),
+                });
+            }
+        }
+    }
+
+    /// Rule 8: `max_home_dates` per club.
+    fn clubs(&mut self, rows: &[Row]) {
+        let lg = self.league;
+        for (c, club) in lg.clubs.iter().enumerate() {
+            let Some(max) = club.max_home_dates else {
+                continue;
+            };
+            let dates: BTreeSet<NaiveDate> = rows
+                .iter()
+                .filter(|r| lg.teams[r.home].club == c)
+                .map(|r| r.date)
+                .collect();
+            if dates.len() > max as usize {
+                self.out.push(Violation {
+                    rule: "8 max_home_dates",
+                    fixture: club.name.clone(),
+                    date: None,
+                    detail: format!("hosts on {} dates (at most {max})", dates.len()),
+                });
+            }
+        }
+    }
+}

@@ -1,0 +1,737 @@
+//! Reading and validating a league file (league-format v1).
+//!
+//! Every problem is collected (not just the first) and located by file, line and key.
+
+use super::error::{InputError, InputErrors, Problem};
+use super::raw::*;
+use super::*;
+use std::collections::HashMap;
+use std::path::Path;
+use toml::Spanned;
+
+/// The longest date range we expand (a typo like `to = 2207-01-01` is refused, not expanded).
+const MAX_RANGE_DAYS: i64 = 3700;
+/// League files larger than this are refused before parsing.
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Read and validate a league file.
+pub fn read_league(path: &Path) -> Result<League, InputErrors> {
+    let file = path.display().to_string();
+    let one = |problem| {
+        InputErrors(vec![InputError {
+            file: file.clone(),
+            line: 0,
+            key: String::new(),
+            problem,
+        }])
+    };
+    let meta = std::fs::metadata(path).map_err(|e| one(Problem::Unreadable(e.to_string())))?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(one(Problem::Unreadable(format!(
+            "the file is {} bytes; league files of more than {} bytes are refused",
+            meta.len(),
+            MAX_FILE_BYTES
+        ))));
+    }
+    let bytes = std::fs::read(path).map_err(|e| one(Problem::Unreadable(e.to_string())))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        one(Problem::Unreadable(format!(
+            "the file is not UTF-8 text (bad byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )))
+    })?;
+    parse_league(&text, &file)
+}
+
+/// Validate league-file text; `file` is the name used in messages.
+pub fn parse_league(text: &str, file: &str) -> Result<League, InputErrors> {
+    let mut cx = Cx::new(file, text);
+    let raw: RawLeague = match toml::from_str(text) {
+        Ok(raw) => raw,
+        Err(e) => {
+            let (line, key) = match e.span() {
+                Some(span) => (cx.line(span.start), cx.key_on_line(span.start)),
+                None => (0, String::new()),
+            };
+            let msg = e.message().trim().to_string();
+            cx.errors.push(InputError {
+                file: file.to_string(),
+                line,
+                key,
+                problem: Problem::Syntax(msg),
+            });
+            return Err(InputErrors(cx.errors));
+        }
+    };
+    let league = cx.league(&raw);
+    if cx.errors.is_empty() {
+        if let Some(league) = league {
+            return Ok(league);
+        }
+    }
+    cx.errors.sort_by_key(|e| e.line);
+    Err(InputErrors(cx.errors))
+}
+
+struct Cx<'a> {
+    file: &'a str,
+    text: &'a str,
+    line_starts: Vec<usize>,
+    errors: Vec<InputError>,
+}
+
+impl<'a> Cx<'a> {
+    fn new(file: &'a str, text: &'a str) -> Self {
+        let mut line_starts = vec![0];
+        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        Cx {
+            file,
+            text,
+            line_starts,
+            errors: Vec::new(),
+        }
+    }
+
+    fn line(&self, offset: usize) -> usize {
+        match self.line_starts.binary_search(&offset) {
+            Ok(i) => i + 1,
+            Err(i) => i,
+        }
+    }
+
+    /// The key written on the line holding `offset` (`key = ...`), for parser errors.
+    fn key_on_line(&self, offset: usize) -> String {
+        let line = self.line(offset).max(1);
+        let start = self.line_starts[line - 1];
+        let end = self
+            .line_starts
+            .get(line)
+            .copied()
+            .unwrap_or(self.text.len());
+        let text = self.text.get(start..end).unwrap_or("");
+        match text.split_once('=') {
+            Some((k, _)) if !k.trim_start().starts_with('[') => k.trim().to_string(),
+            _ => String::new(),
+        }
+    }
+
+    fn err(&mut self, offset: usize, key: &str, problem: Problem) {
+        self.errors.push(InputError {
+            file: self.file.to_string(),
+            line: self.line(offset),
+            key: key.to_string(),
+            problem,
+        });
+    }
+
+    fn date(&mut self, v: &RawValue, key: &str) -> Option<NaiveDate> {
+        let at = v.span().start;
+        match v.get_ref() {
+            toml::Value::Datetime(dt) => match (dt.date, dt.time, dt.offset) {
+                (Some(d), None, None) => {
+                    let r = NaiveDate::from_ymd_opt(d.year as i32, d.month as u32, d.day as u32);
+                    if r.is_none() {
+                        self.err(at, key, Problem::BadDate(format!("{dt} is not a real date")));
+                    }
+                    r
+                }
+                _ => {
+                    self.err(
+                        at,
+                        key,
+                        Problem::BadDate(format!(
+                            "{dt} has a time of day; write a date only, like 2026-10-20"
+                        )),
+                    );
+                    None
+                }
+            },
+            toml::Value::String(s) => {
+                let r = parse_iso_date(s);
+                if r.is_none() {
+                    self.err(
+                        at,
+                        key,
+                        Problem::BadDate(format!(
+                            "\"{s}\" is not a date; write YYYY-MM-DD, like 2026-10-20"
+                        )),
+                    );
+                }
+                r
+            }
+            other => {
+                self.err(
+                    at,
+                    key,
+                    Problem::BadDate(format!(
+                        "expected a date like 2026-10-20, found {} {}",
+                        other.type_str(),
+                        other
+                    )),
+                );
+                None
+            }
+        }
+    }
+
+    /// A date list: dates and `{ from, to }` ranges, expanded.
+    fn dates(&mut self, list: Option<&RawList>, key: &str) -> BTreeSet<NaiveDate> {
+        let mut out = BTreeSet::new();
+        let Some(list) = list else { return out };
+        for item in list.get_ref() {
+            let at = item.span().start;
+            match item.get_ref() {
+                toml::Value::Table(t) => {
+                    let mut from = None;
+                    let mut to = None;
+                    for (k, v) in t {
+                        let v = Spanned::new(item.span(), v.clone());
+                        match k.as_str() {
+                            "from" => from = self.date(&v, &format!("{key}.from")),
+                            "to" => to = self.date(&v, &format!("{key}.to")),
+                            other => self.err(
+                                at,
+                                key,
+                                Problem::BadValue(format!(
+                                    "a date range has keys `from` and `to`, not `{other}`"
+                                )),
+                            ),
+                        }
+                    }
+                    if !t.contains_key("from") || !t.contains_key("to") {
+                        self.err(
+                            at,
+                            key,
+                            Problem::BadValue(
+                                "a date range needs both `from` and `to`, like { from = 2026-12-19, to = 2027-01-03 }".into(),
+                            ),
+                        );
+                        continue;
+                    }
+                    if let (Some(f), Some(t)) = (from, to) {
+                        if t < f {
+                            self.err(
+                                at,
+                                key,
+                                Problem::RangeBackwards {
+                                    from: f.to_string(),
+                                    to: t.to_string(),
+                                },
+                            );
+                        } else if (t - f).num_days() > MAX_RANGE_DAYS {
+                            self.err(
+                                at,
+                                key,
+                                Problem::BadValue(format!(
+                                    "the range {f} to {t} is longer than ten years"
+                                )),
+                            );
+                        } else {
+                            out.extend(f.iter_days().take_while(|d| *d <= t));
+                        }
+                    }
+                }
+                _ => {
+                    if let Some(d) = self.date(item, key) {
+                        out.insert(d);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn weekdays(&mut self, list: &RawList, key: &str) -> Vec<Weekday> {
+        let mut out = Vec::new();
+        for item in list.get_ref() {
+            match item.get_ref() {
+                toml::Value::String(s) => match parse_weekday(s.trim()) {
+                    Some(w) => {
+                        if !out.contains(&w) {
+                            out.push(w);
+                        }
+                    }
+                    None => self.err(item.span().start, key, Problem::BadWeekday(s.clone())),
+                },
+                other => self.err(
+                    item.span().start,
+                    key,
+                    Problem::BadWeekday(other.to_string()),
+                ),
+            }
+        }
+        if list.get_ref().is_empty() {
+            self.err(
+                list.span().start,
+                key,
+                Problem::BadValue("the list of nights is empty".into()),
+            );
+        }
+        out
+    }
+
+    fn int(&mut self, v: &Spanned<i64>, key: &str, min: i64) -> Option<u32> {
+        let n = *v.get_ref();
+        if n < min || n > u32::MAX as i64 {
+            self.err(
+                v.span().start,
+                key,
+                Problem::BadValue(format!("{n} is out of range; it must be at least {min}")),
+            );
+            None
+        } else {
+            Some(n as u32)
+        }
+    }
+
+    /// Names must be unique within their kind; returns name -> index.
+    fn names<T>(
+        &mut self,
+        items: &[Spanned<T>],
+        name: impl Fn(&T) -> &Spanned<String>,
+        what: &'static str,
+    ) -> HashMap<String, usize> {
+        let mut map: HashMap<String, usize> = HashMap::new();
+        for (i, item) in items.iter().enumerate() {
+            let n = name(item.get_ref());
+            if n.get_ref().trim().is_empty() {
+                self.err(
+                    n.span().start,
+                    "name",
+                    Problem::BadValue(format!("a {what} name may not be empty")),
+                );
+            }
+            if let Some(&first) = map.get(n.get_ref()) {
+                let first_line = self.line(name(items[first].get_ref()).span().start);
+                self.err(
+                    n.span().start,
+                    "name",
+                    Problem::Duplicate {
+                        what,
+                        name: n.get_ref().clone(),
+                        first_line,
+                    },
+                );
+            } else {
+                map.insert(n.get_ref().clone(), i);
+            }
+        }
+        map
+    }
+
+    fn lookup(
+        &mut self,
+        map: &HashMap<String, usize>,
+        name: &Spanned<String>,
+        key: &str,
+        what: &'static str,
+    ) -> Option<usize> {
+        let r = map.get(name.get_ref()).copied();
+        if r.is_none() {
+            self.err(
+                name.span().start,
+                key,
+                Problem::Unknown {
+                    what,
+                    name: name.get_ref().clone(),
+                },
+            );
+        }
+        r
+    }
+
+    fn league(&mut self, raw: &RawLeague) -> Option<League> {
+        let start = self.date(&raw.start, "start");
+        let end = self.date(&raw.end, "end");
+        if let (Some(s), Some(e)) = (start, end) {
+            if e < s {
+                self.err(
+                    raw.end.span().start,
+                    "end",
+                    Problem::EndBeforeStart {
+                        start: s.to_string(),
+                        end: e.to_string(),
+                    },
+                );
+            } else if (e - s).num_days() > MAX_RANGE_DAYS {
+                self.err(
+                    raw.end.span().start,
+                    "end",
+                    Problem::BadValue("a season may not be longer than ten years".into()),
+                );
+            }
+        }
+        let closed = self.dates(raw.closed.as_ref(), "closed");
+        let rules = self.rules(raw.rules.as_ref().map(|r| r.get_ref()));
+
+        let venue_ix = self.names(&raw.venue, |v| &v.name, "venue");
+        let venues: Vec<Venue> = raw.venue.iter().map(|v| self.venue(v.get_ref())).collect();
+        let club_ix = self.names(&raw.club, |c| &c.name, "club");
+        let div_ix = self.names(&raw.division, |d| &d.name, "division");
+        let team_ix = self.names(&raw.team, |t| &t.name, "team");
+
+        let mut clubs = Vec::new();
+        for c in &raw.club {
+            let c = c.get_ref();
+            if let Some(v) = &c.venue {
+                self.lookup(&venue_ix, v, "venue", "venue");
+            }
+            let max_home_dates = c
+                .max_home_dates
+                .as_ref()
+                .and_then(|m| self.int(m, "max_home_dates", 0));
+            clubs.push(Club {
+                name: c.name.get_ref().clone(),
+                max_home_dates,
+            });
+        }
+
+        let mut divisions = Vec::new();
+        for d in &raw.division {
+            let d = d.get_ref();
+            let format = match &d.format {
+                None => Format::Single,
+                Some(f) => match f.get_ref().to_ascii_lowercase().as_str() {
+                    "single" => Format::Single,
+                    "double" => Format::Double,
+                    other => {
+                        self.err(
+                            f.span().start,
+                            "format",
+                            Problem::BadValue(format!(
+                                "format \"{other}\" is not known; use \"single\" or \"double\""
+                            )),
+                        );
+                        Format::Single
+                    }
+                },
+            };
+            divisions.push(Division {
+                name: d.name.get_ref().clone(),
+                format,
+                teams: Vec::new(),
+            });
+        }
+
+        let (start, end) = (start?, end?);
+        let mut teams = Vec::new();
+        let mut team_ok = true;
+        for (i, t) in raw.team.iter().enumerate() {
+            match self.team(t, raw, &club_ix, &div_ix, &venue_ix, start) {
+                Some(team) => {
+                    if team_ix.get(&team.name) == Some(&i) {
+                        divisions[team.division].teams.push(i);
+                    }
+                    teams.push(team);
+                }
+                None => team_ok = false,
+            }
+        }
+        if !team_ok {
+            return None;
+        }
+
+        for (d, div) in divisions.iter().enumerate() {
+            if div.teams.len() == 1 {
+                let t = div.teams[0];
+                self.err(
+                    raw.team[t].get_ref().division.span().start,
+                    "division",
+                    Problem::NoOpponent {
+                        team: teams[t].name.clone(),
+                        division: raw.division[d].get_ref().name.get_ref().clone(),
+                    },
+                );
+            }
+        }
+
+        if let Some(max) = rules.max_unavailable {
+            for (i, t) in teams.iter().enumerate() {
+                if t.unavailable.len() > max as usize {
+                    let rt = raw.team[i].get_ref();
+                    let at = rt
+                        .unavailable
+                        .as_ref()
+                        .map(|u| u.span().start)
+                        .unwrap_or(rt.name.span().start);
+                    self.err(
+                        at,
+                        "unavailable",
+                        Problem::TooManyUnavailable {
+                            team: t.name.clone(),
+                            count: t.unavailable.len(),
+                            max,
+                        },
+                    );
+                }
+            }
+        }
+
+        let mut league = League {
+            name: raw.name.get_ref().clone(),
+            start,
+            end,
+            closed,
+            rules,
+            venues,
+            clubs,
+            divisions,
+            teams,
+            fixed: Vec::new(),
+            excluded: Vec::new(),
+        };
+
+        for e in &raw.excluded {
+            let e = e.get_ref();
+            if let Some((home, away)) = self.pair(&league, &team_ix, &e.home, &e.away, "excluded")
+            {
+                league.excluded.push(Excluded { home, away });
+            }
+        }
+        for f in &raw.fixed {
+            let f = f.get_ref();
+            let pair = self.pair(&league, &team_ix, &f.home, &f.away, "fixed");
+            let date = self.date(&f.date, "date");
+            if let (Some((home, away)), Some(date)) = (pair, date) {
+                self.fixed(&mut league, home, away, date, f);
+            }
+        }
+        Some(league)
+    }
+
+    fn rules(&mut self, raw: Option<&RawRules>) -> Rules {
+        let mut rules = Rules::default();
+        let Some(r) = raw else { return rules };
+        if let Some(v) = &r.min_days_between {
+            rules.min_days_between = self.int(v, "min_days_between", 1).unwrap_or(1);
+        }
+        if let Some(v) = r.same_club_first {
+            rules.same_club_first = v;
+        }
+        if let Some(v) = &r.home_away_balance {
+            rules.home_away_balance = self.int(v, "home_away_balance", 0).unwrap_or(0);
+        }
+        rules.max_unavailable = r
+            .max_unavailable
+            .as_ref()
+            .and_then(|v| self.int(v, "max_unavailable", 0));
+        rules.latest_internal_date = r
+            .latest_internal_date
+            .as_ref()
+            .and_then(|v| self.date(v, "latest_internal_date"));
+        rules.max_consecutive_weeks = r
+            .max_consecutive_weeks
+            .as_ref()
+            .and_then(|v| self.int(v, "max_consecutive_weeks", 1));
+        rules
+    }
+
+    fn venue(&mut self, v: &RawVenue) -> Venue {
+        let capacity = match &v.capacity {
+            Some(c) => {
+                let n = *c.get_ref();
+                if n < 1 {
+                    self.err(
+                        c.span().start,
+                        "capacity",
+                        Problem::BadValue(format!(
+                            "capacity {n} is not allowed: a venue hosts at least 1 match a date (list dates it hosts nothing in `closed`)"
+                        )),
+                    );
+                }
+                self.int(c, "capacity", 1).unwrap_or(1)
+            }
+            None => 1,
+        };
+        let mut capacity_on = BTreeMap::new();
+        if let Some(map) = &v.capacity_on {
+            for (k, n) in map.get_ref() {
+                let key = format!("capacity_on.{}", k.get_ref());
+                let kv = Spanned::new(k.span(), toml::Value::String(k.get_ref().clone()));
+                let d = self.date(&kv, &key);
+                let n = self.int(n, &key, 0);
+                if let (Some(d), Some(n)) = (d, n) {
+                    capacity_on.insert(d, n);
+                }
+            }
+        }
+        let closed = self.dates(v.closed.as_ref(), "closed");
+        Venue {
+            name: v.name.get_ref().clone(),
+            capacity,
+            capacity_on,
+            closed,
+        }
+    }
+
+    fn team(
+        &mut self,
+        t: &Spanned<RawTeam>,
+        raw: &RawLeague,
+        club_ix: &HashMap<String, usize>,
+        div_ix: &HashMap<String, usize>,
+        venue_ix: &HashMap<String, usize>,
+        league_start: NaiveDate,
+    ) -> Option<Team> {
+        let t = t.get_ref();
+        let club = self.lookup(club_ix, &t.club, "club", "club");
+        let division = self.lookup(div_ix, &t.division, "division", "division");
+        let (club, division) = (club?, division?);
+        let own = t.hosting();
+        let of_club = raw.club[club].get_ref().hosting();
+        let name_at = t.name.span().start;
+
+        let venue_name = own.venue.or(of_club.venue);
+        let venue = match venue_name {
+            Some(v) => self.lookup(venue_ix, v, "venue", "venue"),
+            None => {
+                self.err(
+                    name_at,
+                    "venue",
+                    Problem::Missing(format!(
+                        "team \"{}\" has no venue: neither it nor its club \"{}\" names one",
+                        t.name.get_ref(),
+                        t.club.get_ref()
+                    )),
+                );
+                None
+            }
+        };
+
+        // A team's own `home_dates` or `nights` replaces whatever its club says.
+        let hosting = if let Some(d) = own.home_dates {
+            Some(Hosting::Dates(self.dates(Some(d), "home_dates")))
+        } else if let Some(n) = own.nights {
+            Some(Hosting::Nights(self.weekdays(n, "nights")))
+        } else if let Some(d) = of_club.home_dates {
+            Some(Hosting::Dates(self.dates(Some(d), "home_dates")))
+        } else if let Some(n) = of_club.nights {
+            Some(Hosting::Nights(self.weekdays(n, "nights")))
+        } else {
+            self.err(
+                name_at,
+                "nights",
+                Problem::Missing(format!(
+                    "team \"{}\" has no home nights: give `nights` or `home_dates` for it or its club \"{}\"",
+                    t.name.get_ref(),
+                    t.club.get_ref()
+                )),
+            );
+            None
+        };
+
+        let start = match own.start.or(of_club.start) {
+            Some(s) => self.date(s, "start")?,
+            None => league_start,
+        };
+        let mut unavailable = self.dates(of_club.unavailable, "unavailable");
+        unavailable.extend(self.dates(own.unavailable, "unavailable"));
+        let mut unavailable_away = self.dates(of_club.unavailable_away, "unavailable_away");
+        unavailable_away.extend(self.dates(own.unavailable_away, "unavailable_away"));
+        let avoid = self.dates(t.avoid.as_ref(), "avoid");
+        Some(Team {
+            name: t.name.get_ref().clone(),
+            club,
+            division,
+            venue: venue?,
+            hosting: hosting?,
+            start,
+            unavailable,
+            unavailable_away,
+            avoid,
+        })
+    }
+
+    /// Resolves the two teams of a `[[fixed]]` or `[[excluded]]` entry.
+    fn pair(
+        &mut self,
+        league: &League,
+        team_ix: &HashMap<String, usize>,
+        home: &Spanned<String>,
+        away: &Spanned<String>,
+        table: &str,
+    ) -> Option<(TeamId, TeamId)> {
+        let h = self.lookup(team_ix, home, "home", "team");
+        let a = self.lookup(team_ix, away, "away", "team");
+        let (h, a) = (h?, a?);
+        if h == a {
+            self.err(
+                away.span().start,
+                "away",
+                Problem::Fixture(format!(
+                    "[[{table}]] names \"{}\" as both home and away team",
+                    home.get_ref()
+                )),
+            );
+            return None;
+        }
+        if league.teams[h].division != league.teams[a].division {
+            self.err(
+                away.span().start,
+                "away",
+                Problem::Fixture(format!(
+                    "[[{table}]] {} v {}: the teams are in different divisions (\"{}\" and \"{}\"), so they never meet",
+                    home.get_ref(),
+                    away.get_ref(),
+                    league.divisions[league.teams[h].division].name,
+                    league.divisions[league.teams[a].division].name
+                )),
+            );
+            return None;
+        }
+        Some((h, a))
+    }
+
+    fn fixed(
+        &mut self,
+        league: &mut League,
+        home: TeamId,
+        away: TeamId,
+        date: NaiveDate,
+        raw: &RawFixed,
+    ) {
+        let at = raw.date.span().start;
+        let hname = &league.teams[home].name;
+        let aname = &league.teams[away].name;
+        let fixture_exists = league.fixtures().iter().any(|f| {
+            (f.a == home && f.b == away) || (!f.home_fixed && f.a == away && f.b == home)
+        });
+        if !fixture_exists {
+            let problem = Problem::Fixture(format!(
+                "[[fixed]] {hname} v {aname} is not a fixture of this season (it is excluded)"
+            ));
+            self.err(raw.home.span().start, "home", problem);
+            return;
+        }
+        let single = league.divisions[league.teams[home].division].format == Format::Single;
+        if let Some(prev) = league.fixed.iter().find(|f| {
+            (f.home == home && f.away == away) || (single && f.home == away && f.away == home)
+        }) {
+            let problem = Problem::Fixture(format!(
+                "{hname} v {aname} is fixed twice (also on {})",
+                prev.date
+            ));
+            self.err(raw.home.span().start, "home", problem);
+            return;
+        }
+        if let Err(why) = league.playable(home, away, date) {
+            let problem = Problem::Fixture(format!(
+                "[[fixed]] {hname} v {aname} can never be played on {date}: {}",
+                league.describe_unplayable(&why, home)
+            ));
+            self.err(at, "date", problem);
+            return;
+        }
+        league.fixed.push(Fixed { home, away, date });
+    }
+}
+
+/// `YYYY-MM-DD`, strictly.
+pub fn parse_iso_date(s: &str) -> Option<NaiveDate> {
+    let s = s.trim();
+    let b = s.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    NaiveDate::parse_from_str(s, "%Y-%m-%d").ok()
+}

@@ -1,0 +1,286 @@
+//! The league as pure data: what a league file says, resolved and validated.
+//!
+//! Nothing here knows about the MIP; `formulate` builds on it and `check` reads it.
+
+mod error;
+mod load;
+mod raw;
+
+pub use error::{InputError, InputErrors, Problem};
+pub use load::{parse_league, read_league};
+
+use chrono::{Datelike, NaiveDate, Weekday};
+use std::collections::{BTreeMap, BTreeSet};
+
+pub type TeamId = usize;
+pub type ClubId = usize;
+pub type VenueId = usize;
+pub type DivisionId = usize;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct League {
+    pub name: String,
+    pub start: NaiveDate,
+    pub end: NaiveDate,
+    pub closed: BTreeSet<NaiveDate>,
+    pub rules: Rules,
+    pub venues: Vec<Venue>,
+    pub clubs: Vec<Club>,
+    pub divisions: Vec<Division>,
+    pub teams: Vec<Team>,
+    pub fixed: Vec<Fixed>,
+    pub excluded: Vec<Excluded>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rules {
+    pub min_days_between: u32,
+    pub same_club_first: bool,
+    pub home_away_balance: u32,
+    pub max_unavailable: Option<u32>,
+    pub latest_internal_date: Option<NaiveDate>,
+    pub max_consecutive_weeks: Option<u32>,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules {
+            min_days_between: 6,
+            same_club_first: true,
+            home_away_balance: 1,
+            max_unavailable: None,
+            latest_internal_date: None,
+            max_consecutive_weeks: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Venue {
+    pub name: String,
+    pub capacity: u32,
+    pub capacity_on: BTreeMap<NaiveDate, u32>,
+    pub closed: BTreeSet<NaiveDate>,
+}
+
+impl Venue {
+    /// Matches the venue can host on `date` (0 when closed).
+    pub fn capacity_on(&self, date: NaiveDate) -> u32 {
+        if self.closed.contains(&date) {
+            return 0;
+        }
+        self.capacity_on
+            .get(&date)
+            .copied()
+            .unwrap_or(self.capacity)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Club {
+    pub name: String,
+    pub max_home_dates: Option<u32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Every pair meets once; the model chooses who is at home.
+    Single,
+    /// Every ordered pair meets once.
+    Double,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Division {
+    pub name: String,
+    pub format: Format,
+    pub teams: Vec<TeamId>,
+}
+
+/// When a team hosts: on weekdays, or on explicit dates.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Hosting {
+    Nights(Vec<Weekday>),
+    Dates(BTreeSet<NaiveDate>),
+}
+
+impl Hosting {
+    pub fn hosts_on(&self, date: NaiveDate) -> bool {
+        match self {
+            Hosting::Nights(nights) => nights.contains(&date.weekday()),
+            Hosting::Dates(dates) => dates.contains(&date),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Team {
+    pub name: String,
+    pub club: ClubId,
+    pub division: DivisionId,
+    pub venue: VenueId,
+    pub hosting: Hosting,
+    /// The team's first possible date (its own, its club's, else the league's start).
+    pub start: NaiveDate,
+    /// The club's and the team's own unavailable dates together.
+    pub unavailable: BTreeSet<NaiveDate>,
+    pub unavailable_away: BTreeSet<NaiveDate>,
+    pub avoid: BTreeSet<NaiveDate>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fixed {
+    pub home: TeamId,
+    pub away: TeamId,
+    pub date: NaiveDate,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Excluded {
+    pub home: TeamId,
+    pub away: TeamId,
+}
+
+/// One match the divisions' formats call for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fixture {
+    pub division: DivisionId,
+    /// For a double round robin `a` is at home; for a single one either may be.
+    pub a: TeamId,
+    pub b: TeamId,
+    pub home_fixed: bool,
+}
+
+/// Why a fixture cannot be played on a date (rules 1–4 of "When a match can be played").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unplayable {
+    OutsideSeason,
+    LeagueClosed,
+    BeforeStart(TeamId),
+    NotHostingDate,
+    VenueClosed,
+    Unavailable(TeamId),
+    UnavailableAway,
+}
+
+impl League {
+    pub fn team_by_name(&self, name: &str) -> Option<TeamId> {
+        self.teams.iter().position(|t| t.name == name)
+    }
+
+    pub fn are_same_club(&self, a: TeamId, b: TeamId) -> bool {
+        self.teams[a].club == self.teams[b].club
+    }
+
+    /// Every fixture the divisions' formats call for, less `[[excluded]]`, in a stable order.
+    pub fn fixtures(&self) -> Vec<Fixture> {
+        let mut out = Vec::new();
+        for (d, div) in self.divisions.iter().enumerate() {
+            for (i, &a) in div.teams.iter().enumerate() {
+                for &b in &div.teams[i + 1..] {
+                    match div.format {
+                        Format::Single => {
+                            let excluded = self.excluded.iter().any(|e| {
+                                (e.home == a && e.away == b) || (e.home == b && e.away == a)
+                            });
+                            if !excluded {
+                                out.push(Fixture {
+                                    division: d,
+                                    a,
+                                    b,
+                                    home_fixed: false,
+                                });
+                            }
+                        }
+                        Format::Double => {
+                            for (h, w) in [(a, b), (b, a)] {
+                                if !self.excluded.iter().any(|e| e.home == h && e.away == w) {
+                                    out.push(Fixture {
+                                        division: d,
+                                        a: h,
+                                        b: w,
+                                        home_fixed: true,
+                                    });
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Can `home v away` be played on `date` (rules 1–4)? The first reason it cannot.
+    pub fn playable(&self, home: TeamId, away: TeamId, date: NaiveDate) -> Result<(), Unplayable> {
+        let (h, a) = (&self.teams[home], &self.teams[away]);
+        if date < self.start || date > self.end {
+            return Err(Unplayable::OutsideSeason);
+        }
+        if self.closed.contains(&date) {
+            return Err(Unplayable::LeagueClosed);
+        }
+        for (id, t) in [(home, h), (away, a)] {
+            if date < t.start {
+                return Err(Unplayable::BeforeStart(id));
+            }
+        }
+        if !h.hosting.hosts_on(date) {
+            return Err(Unplayable::NotHostingDate);
+        }
+        if self.venues[h.venue].closed.contains(&date) {
+            return Err(Unplayable::VenueClosed);
+        }
+        for (id, t) in [(home, h), (away, a)] {
+            if t.unavailable.contains(&date) {
+                return Err(Unplayable::Unavailable(id));
+            }
+        }
+        if a.unavailable_away.contains(&date) {
+            return Err(Unplayable::UnavailableAway);
+        }
+        Ok(())
+    }
+
+    pub fn describe_unplayable(&self, why: &Unplayable, home: TeamId) -> String {
+        let venue = &self.venues[self.teams[home].venue].name;
+        match why {
+            Unplayable::OutsideSeason => {
+                format!("the date is outside the season {} to {}", self.start, self.end)
+            }
+            Unplayable::LeagueClosed => "the league is closed on that date".into(),
+            Unplayable::BeforeStart(t) => format!(
+                "{} starts on {}",
+                self.teams[*t].name, self.teams[*t].start
+            ),
+            Unplayable::NotHostingDate => format!(
+                "it is not a hosting date of {}",
+                self.teams[home].name
+            ),
+            Unplayable::VenueClosed => format!("{venue} is closed on that date"),
+            Unplayable::Unavailable(t) => {
+                format!("{} is unavailable on that date", self.teams[*t].name)
+            }
+            Unplayable::UnavailableAway => "the away team is unavailable away on that date".into(),
+        }
+    }
+
+    /// Every date of the season, in order.
+    pub fn season_dates(&self) -> impl Iterator<Item = NaiveDate> + '_ {
+        self.start.iter_days().take_while(move |d| *d <= self.end)
+    }
+}
+
+/// Weekday names as the spec spells them.
+pub fn parse_weekday(s: &str) -> Option<Weekday> {
+    Some(match s.to_ascii_lowercase().as_str() {
+        "mon" => Weekday::Mon,
+        "tue" => Weekday::Tue,
+        "wed" => Weekday::Wed,
+        "thu" => Weekday::Thu,
+        "fri" => Weekday::Fri,
+        "sat" => Weekday::Sat,
+        "sun" => Weekday::Sun,
+        _ => return None,
+    })
+}

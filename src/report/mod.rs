@@ -1,0 +1,58 @@
+//! Writing results: the fixture list CSV (the spec's columns, then `weekday`).
+
+use crate::model::League;
+use crate::solve::Schedule;
+use chrono::Datelike;
+use std::io::Write;
+use std::path::Path;
+
+/// The spec's five columns, then the weekday for readers' convenience.
+pub const HEADER: [&str; 6] = ["date", "division", "home", "away", "venue", "weekday"];
+
+pub fn write_csv<W: Write>(league: &League, schedule: &Schedule, out: W) -> csv::Result<()> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record(HEADER)?;
+    for m in &schedule.matches {
+        let home = &league.teams[m.home];
+        w.write_record([
+            m.date.to_string().as_str(),
+            league.divisions[m.division].name.as_str(),
+            home.name.as_str(),
+            league.teams[m.away].name.as_str(),
+            league.venues[home.venue].name.as_str(),
+            &m.date.weekday().to_string(),
+        ])?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+/// The fixture list as CSV text.
+pub fn csv_string(league: &League, schedule: &Schedule) -> String {
+    let mut buf = Vec::new();
+    // Writing to a Vec cannot fail, and every field is valid UTF-8.
+    let _ = write_csv(league, schedule, &mut buf);
+    String::from_utf8_lossy(&buf).into_owned()
+}
+
+/// Writes `text` to `path` through a temporary file in the same folder and a rename,
+/// so an interrupted run never leaves a half-written file.
+pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "fixtures.csv".into());
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+    }
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}

@@ -1,0 +1,314 @@
+//! The HiGHS backend: builds the model, solves it with several random seeds in parallel
+//! on rayon, and keeps the best valid result.
+//!
+//! The outcome of a solve (`Optimal`, `Feasible`, `Infeasible`, `TimedOut`) is kept apart
+//! from errors (`SolveError`), which mean the solver itself failed.
+
+use crate::formulate::{self, Candidates, Weights};
+use crate::model::{DivisionId, League, TeamId};
+use chrono::NaiveDate;
+use good_lp::{solvers::highs::highs as highs_backend, SolverModel};
+use rayon::prelude::*;
+use std::time::Instant;
+
+/// One match of a schedule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Match {
+    pub date: NaiveDate,
+    pub division: DivisionId,
+    pub home: TeamId,
+    pub away: TeamId,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Schedule {
+    pub matches: Vec<Match>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Seconds for each HiGHS run.
+    pub time_limit: f64,
+    pub seed: u64,
+    /// Parallel HiGHS runs (one thread each).
+    pub threads: usize,
+    /// Relative MIP gap at which a run stops.
+    pub gap: f64,
+    pub weights: Weights,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            time_limit: 60.0,
+            seed: 0,
+            threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            gap: 1e-4,
+            weights: Weights::default(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// Proven best for the objective.
+    Optimal,
+    /// Valid, within `gap` of the proven bound.
+    Feasible { gap: f64 },
+    /// No valid schedule exists; the reasons, in plain words.
+    Infeasible(Vec<String>),
+    /// The time limit passed with no valid schedule.
+    TimedOut,
+}
+
+#[derive(Debug, Clone)]
+pub struct Solved {
+    pub outcome: Outcome,
+    pub schedule: Option<Schedule>,
+    pub objective: Option<f64>,
+    /// The best proven lower bound on the objective.
+    pub bound: Option<f64>,
+    pub seconds: f64,
+    /// Seconds until the first run returned a valid schedule.
+    pub first_valid_seconds: Option<f64>,
+    pub runs: usize,
+    pub columns: usize,
+    pub rows: usize,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    #[error("the solver failed: {0}")]
+    Backend(String),
+}
+
+/// What one HiGHS run returned.
+struct Run {
+    seed: u64,
+    status: RunStatus,
+    objective: f64,
+    bound: f64,
+    gap: f64,
+    seconds: f64,
+    chosen: Option<Vec<usize>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RunStatus {
+    Optimal,
+    Feasible,
+    Infeasible,
+    NoSolution,
+}
+
+pub fn solve(league: &League, opts: &Options) -> Result<Solved, SolveError> {
+    let started = Instant::now();
+    let cand = match formulate::candidates(league) {
+        Ok(c) => c,
+        Err(imp) => {
+            return Ok(Solved {
+                outcome: Outcome::Infeasible(imp.0),
+                schedule: None,
+                objective: None,
+                bound: None,
+                seconds: started.elapsed().as_secs_f64(),
+                first_valid_seconds: None,
+                runs: 0,
+                columns: 0,
+                rows: 0,
+            })
+        }
+    };
+    let threads = opts.threads.max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| SolveError::Backend(e.to_string()))?;
+    let seeds: Vec<u64> = (0..threads as u64)
+        .map(|i| opts.seed.wrapping_add(i))
+        .collect();
+    let results: Vec<Result<(Run, usize, usize), SolveError>> = pool.install(|| {
+        seeds
+            .par_iter()
+            .map(|&seed| run_once(league, &cand, opts, seed, started))
+            .collect()
+    });
+    let mut runs = Vec::new();
+    let (mut columns, mut rows) = (0, 0);
+    for r in results {
+        let (run, c, r) = r?;
+        columns = c;
+        rows = r;
+        runs.push(run);
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let first_valid_seconds = runs
+        .iter()
+        .filter(|r| r.chosen.is_some())
+        .map(|r| r.seconds)
+        .min_by(f64::total_cmp);
+    let bound = runs
+        .iter()
+        .map(|r| r.bound)
+        .filter(|b| b.is_finite())
+        .max_by(f64::total_cmp);
+    // The best run: lowest objective, then lowest seed, so a seed gives one answer.
+    let best = runs
+        .iter()
+        .filter(|r| r.chosen.is_some())
+        .min_by(|a, b| a.objective.total_cmp(&b.objective).then(a.seed.cmp(&b.seed)));
+    let base = Solved {
+        outcome: Outcome::TimedOut,
+        schedule: None,
+        objective: None,
+        bound,
+        seconds,
+        first_valid_seconds,
+        runs: runs.len(),
+        columns,
+        rows,
+    };
+    if let Some(best) = best {
+        let schedule = schedule_of(&cand, best.chosen.as_deref().unwrap_or(&[]), league);
+        let bound = bound.unwrap_or(best.objective).min(best.objective);
+        let gap = relative_gap(best.objective, bound);
+        let outcome = if runs.iter().any(|r| r.status == RunStatus::Optimal) || gap <= 1e-9 {
+            Outcome::Optimal
+        } else {
+            Outcome::Feasible {
+                gap: gap.max(best.gap.min(gap)),
+            }
+        };
+        return Ok(Solved {
+            outcome,
+            schedule: Some(schedule),
+            objective: Some(best.objective),
+            bound: Some(bound),
+            ..base
+        });
+    }
+    if runs.iter().any(|r| r.status == RunStatus::Infeasible) {
+        return Ok(Solved {
+            outcome: Outcome::Infeasible(vec![
+                "no schedule satisfies all the rules together: the solver proved the model infeasible \
+                 although every fixture has possible dates and every team has enough of them"
+                    .into(),
+            ]),
+            ..base
+        });
+    }
+    Ok(base)
+}
+
+/// HiGHS's relative gap: |obj - bound| / max(|obj|, 1e-6)... but 0 when both are 0.
+fn relative_gap(objective: f64, bound: f64) -> f64 {
+    let diff = (objective - bound).abs();
+    if diff <= 1e-9 {
+        0.0
+    } else {
+        diff / objective.abs().max(1e-6)
+    }
+}
+
+fn run_once(
+    league: &League,
+    cand: &Candidates,
+    opts: &Options,
+    seed: u64,
+    started: Instant,
+) -> Result<(Run, usize, usize), SolveError> {
+    let mip = formulate::build(league, cand, &opts.weights);
+    let columns = mip.vars.len();
+    let rows = mip.constraints.len();
+    let x_len = mip.x.len();
+    let mut problem = mip.vars.minimise(mip.objective).using(highs_backend);
+    for c in mip.constraints {
+        problem.add_constraint(c);
+    }
+    let mut model = problem
+        .try_into_inner()
+        .map_err(|e| SolveError::Backend(e.to_string()))?;
+    model.make_quiet();
+    let remaining = (opts.time_limit - started.elapsed().as_secs_f64()).max(0.5);
+    set_option(&mut model, "threads", 1)?;
+    set_option(&mut model, "random_seed", (seed % (i32::MAX as u64)) as i32)?;
+    set_option(&mut model, "time_limit", remaining)?;
+    set_option(&mut model, "mip_rel_gap", opts.gap)?;
+    let solved = model
+        .try_solve()
+        .map_err(|e| SolveError::Backend(format!("HiGHS could not solve: {e:?}")))?;
+    let seconds = started.elapsed().as_secs_f64();
+    use highs::{HighsModelStatus as S, HighsSolutionStatus};
+    let has_solution = solved.primal_solution_status() == HighsSolutionStatus::Feasible;
+    let status = match solved.status() {
+        S::Optimal => RunStatus::Optimal,
+        S::Infeasible | S::UnboundedOrInfeasible => RunStatus::Infeasible,
+        _ if has_solution => RunStatus::Feasible,
+        _ => RunStatus::NoSolution,
+    };
+    let bound = solved
+        .double_info_value(c"mip_dual_bound")
+        .unwrap_or(f64::NEG_INFINITY);
+    let gap = solved.double_info_value(c"mip_gap").unwrap_or(f64::INFINITY);
+    let objective = solved.objective_value();
+    let chosen = if has_solution && status != RunStatus::Infeasible {
+        let values = solved.get_solution();
+        let cols = values.columns();
+        Some(
+            // The slot variables are the model's first columns, in slot order (`Mip::new`).
+            (0..x_len).filter(|&s| cols[s] > 0.5).collect(),
+        )
+    } else {
+        None
+    };
+    Ok((
+        Run {
+            seed,
+            status,
+            objective,
+            bound,
+            gap,
+            seconds,
+            chosen,
+        },
+        columns,
+        rows,
+    ))
+}
+
+fn set_option<V: highs::HighsOptionValue>(
+    model: &mut highs::Model,
+    name: &str,
+    value: V,
+) -> Result<(), SolveError> {
+    model
+        .try_set_option(name, value)
+        .map_err(|e| SolveError::Backend(format!("HiGHS option {name}: {e:?}")))
+}
+
+fn schedule_of(cand: &Candidates, chosen: &[usize], league: &League) -> Schedule {
+    let mut matches: Vec<Match> = chosen
+        .iter()
+        .map(|&s| {
+            let slot = cand.slots[s];
+            Match {
+                date: slot.date,
+                division: league.teams[slot.home].division,
+                home: slot.home,
+                away: slot.away,
+            }
+        })
+        .collect();
+    sort_matches(&mut matches, league);
+    Schedule { matches }
+}
+
+/// The spec's order: date, then division (as listed in the league file), then home team name.
+pub fn sort_matches(matches: &mut [Match], league: &League) {
+    matches.sort_by(|a, b| {
+        a.date
+            .cmp(&b.date)
+            .then(a.division.cmp(&b.division))
+            .then_with(|| league.teams[a.home].name.cmp(&league.teams[b.home].name))
+    });
+}
