@@ -482,7 +482,7 @@ impl Checker<'_> {
         }
     }
 
-    /// Rule 7: venue capacity per date.
+    /// Rule 7: venue capacity per date (a closed venue is rule 3's, reported per fixture).
     fn venues(&mut self, rows: &[Row]) {
         let lg = self.league;
         let mut load: BTreeMap<(usize, NaiveDate), usize> = BTreeMap::new();
@@ -491,12 +491,8 @@ impl Checker<'_> {
         }
         for ((v, d), n) in load {
             let venue = &lg.venues[v];
-            let cap = if venue.closed.contains(&d) {
-                0
-            } else {
-                *venue.capacity_on.get(&d).unwrap_or(&venue.capacity) as usize
-            };
-            if n > cap {
+            let cap = *venue.capacity_on.get(&d).unwrap_or(&venue.capacity) as usize;
+            if n > cap && !venue.closed.contains(&d) {
                 self.out.push(Violation {
                     rule: "7 venue capacity",
                     fixture: venue.name.clone(),

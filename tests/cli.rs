@@ -1,0 +1,167 @@
+//! The real binary, run in a temporary directory.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_fixtures");
+const MID_DOWNS: &str = include_str!("../instances/examples/mid-downs.toml");
+
+struct Dir(tempfile::TempDir);
+
+impl Dir {
+    fn new() -> Self {
+        Dir(tempfile::tempdir().unwrap())
+    }
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.path().join(name)
+    }
+    fn write(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.path(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new(BIN)
+            .args(args)
+            .current_dir(self.0.path())
+            .output()
+            .unwrap()
+    }
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().unwrap_or(-1)
+}
+
+#[test]
+fn solve_then_check_round_trip() {
+    let d = Dir::new();
+    d.write("league.toml", MID_DOWNS);
+    let o = d.run(&["solve", "league.toml", "-o", "out.csv", "--threads", "1", "--seed", "3"]);
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    let csv = std::fs::read_to_string(d.path("out.csv")).unwrap();
+    assert!(csv.starts_with("date,division,home,away,venue"));
+    assert_eq!(csv.lines().count(), 1 + 12);
+    assert!(text(&o.stderr).contains("12 fixtures"));
+    let c = d.run(&["check", "league.toml", "out.csv"]);
+    assert_eq!(code(&c), 0, "{}", text(&c.stdout));
+    let out = text(&c.stdout);
+    assert!(out.contains("valid") && out.contains("breaks:"), "{out}");
+    // No temporary file is left behind.
+    let left: Vec<_> = std::fs::read_dir(d.0.path()).unwrap().collect();
+    assert_eq!(left.len(), 2);
+}
+
+#[test]
+fn solve_to_stdout_is_sorted_and_reproducible() {
+    let d = Dir::new();
+    d.write("league.toml", MID_DOWNS);
+    let a = d.run(&["solve", "league.toml", "--threads", "2", "--seed", "7"]);
+    let b = d.run(&["solve", "league.toml", "--threads", "2", "--seed", "7"]);
+    assert_eq!(code(&a), 0);
+    assert_eq!(a.stdout, b.stdout, "same seed, same schedule");
+    let out = text(&a.stdout);
+    let dates: Vec<&str> = out.lines().skip(1).map(|l| &l[..10]).collect();
+    let mut sorted = dates.clone();
+    sorted.sort();
+    assert_eq!(dates, sorted);
+}
+
+#[test]
+fn check_reports_violations_with_rule_fixture_and_date() {
+    let d = Dir::new();
+    d.write("league.toml", MID_DOWNS);
+    d.write(
+        "bad.csv",
+        "date,division,home,away,venue\n2026-12-25,Division 1,\"Horsham 1\",Lewes 1,Methodist Church Hall\n",
+    );
+    let o = d.run(&["check", "league.toml", "bad.csv"]);
+    assert_eq!(code(&o), 1);
+    let out = text(&o.stdout);
+    assert!(out.contains("VIOLATION [1 closed] Horsham 1 v Lewes 1 on 2026-12-25"), "{out}");
+    assert!(out.contains("missing from the fixture list"), "{out}");
+    assert!(out.contains("INVALID"), "{out}");
+}
+
+#[test]
+fn bad_input_exits_1_naming_file_line_and_key() {
+    let d = Dir::new();
+    d.write("league.toml", &MID_DOWNS.replace("nights = [\"Mon\"]", "nights = [\"Mnday\"]"));
+    let o = d.run(&["solve", "league.toml"]);
+    assert_eq!(code(&o), 1);
+    let err = text(&o.stderr);
+    assert!(err.contains("league.toml:") && err.contains("key `nights`") && err.contains("Mnday"), "{err}");
+    assert!(!err.contains("panicked"));
+
+    let o = d.run(&["solve", "missing.toml"]);
+    assert_eq!(code(&o), 1);
+    assert!(text(&o.stderr).contains("missing.toml"));
+
+    let o = d.run(&["solve"]);
+    assert_eq!(code(&o), 1, "usage errors are input errors, not 'infeasible'");
+    let o = d.run(&["solve", "league.toml", "--time-limit", "-1"]);
+    assert_eq!(code(&o), 1);
+}
+
+#[test]
+fn impossible_league_exits_2_and_says_why() {
+    let d = Dir::new();
+    // Lewes 2 now starts after the season's last Tuesday... no date left for its matches.
+    d.write(
+        "league.toml",
+        &MID_DOWNS.replace("start = 2026-11-01           # joins late", "start = 2027-05-10"),
+    );
+    let o = d.run(&["solve", "league.toml", "-o", "out.csv"]);
+    assert_eq!(code(&o), 2, "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(err.contains("Lewes 2"), "{err}");
+    assert!(!d.path("out.csv").exists(), "no schedule is claimed");
+}
+
+#[test]
+fn never_overwrites_the_league_file() {
+    let d = Dir::new();
+    let p = d.write("league.toml", MID_DOWNS);
+    let o = d.run(&["solve", "league.toml", "-o", "./league.toml"]);
+    assert_eq!(code(&o), 1);
+    assert_eq!(std::fs::read_to_string(&p).unwrap(), MID_DOWNS);
+}
+
+#[test]
+fn check_refuses_unreadable_csv() {
+    let d = Dir::new();
+    d.write("league.toml", MID_DOWNS);
+    d.write("x.csv", "when,who\n1,2\n");
+    let o = d.run(&["check", "league.toml", "x.csv"]);
+    assert_eq!(code(&o), 1);
+    assert!(text(&o.stderr).contains("no `date` column"), "{}", text(&o.stderr));
+    let o = d.run(&["check", "league.toml", "nope.csv"]);
+    assert_eq!(code(&o), 1);
+}
+
+#[test]
+fn every_instance_solves_and_checks() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("instances");
+    let mut files = Vec::new();
+    for dir in [root.clone(), root.join("examples")] {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "toml") {
+                files.push(p);
+            }
+        }
+    }
+    assert!(files.len() >= 4);
+    let d = Dir::new();
+    for f in files {
+        let out = d.path("out.csv");
+        let o = d.run(&["solve", f.to_str().unwrap(), "-o", out.to_str().unwrap(), "--time-limit", "120"]);
+        assert_eq!(code(&o), 0, "{}: {}", f.display(), text(&o.stderr));
+        let c = d.run(&["check", f.to_str().unwrap(), out.to_str().unwrap()]);
+        assert_eq!(code(&c), 0, "{}: {}", f.display(), text(&c.stdout));
+    }
+}

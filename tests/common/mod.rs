@@ -1,0 +1,153 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use fixtures::check::{self, Report};
+use fixtures::model::{parse_league, League};
+use fixtures::report;
+use fixtures::solve::{self, Options, Outcome, Solved};
+
+pub fn league(text: &str) -> League {
+    match parse_league(text, "test.toml") {
+        Ok(l) => l,
+        Err(e) => panic!("test league does not parse:\n{e}"),
+    }
+}
+
+pub fn opts() -> Options {
+    Options {
+        time_limit: 30.0,
+        seed: 0,
+        threads: 1,
+        ..Options::default()
+    }
+}
+
+pub fn solve(league: &League) -> Solved {
+    solve::solve(league, &opts()).expect("solver error")
+}
+
+/// Solves and returns the schedule as CSV text, asserting the checker accepts it.
+pub fn solve_valid(league: &League) -> String {
+    let solved = solve(league);
+    let schedule = match (&solved.outcome, &solved.schedule) {
+        (Outcome::Optimal | Outcome::Feasible { .. }, Some(s)) => s,
+        other => panic!("expected a schedule, got {:?}", other.0),
+    };
+    let csv = report::csv_string(league, schedule);
+    let r = check_csv(league, &csv);
+    assert!(r.is_valid(), "checker refuses the solver's schedule: {:#?}\n{csv}", r.violations);
+    csv
+}
+
+pub fn check_csv(league: &League, csv: &str) -> Report {
+    let list = check::parse_fixtures(league, csv.as_bytes(), "test.csv").expect("csv parses");
+    check::check(league, &list)
+}
+
+/// The rules the checker reports for a fixture list.
+pub fn broken_rules(league: &League, csv: &str) -> Vec<&'static str> {
+    let mut rules: Vec<&'static str> = check_csv(league, csv)
+        .violations
+        .iter()
+        .map(|v| v.rule)
+        .collect();
+    rules.sort();
+    rules.dedup();
+    rules
+}
+
+/// (date, home, away) rows of a fixture list CSV, skipping the header.
+pub fn rows(csv: &str) -> Vec<(String, String, String)> {
+    csv.lines()
+        .skip(1)
+        .map(|l| {
+            let mut r = csv::ReaderBuilder::new()
+                .has_headers(false)
+                .from_reader(l.as_bytes());
+            let rec = r.records().next().unwrap().unwrap();
+            (rec[0].to_string(), rec[2].to_string(), rec[3].to_string())
+        })
+        .collect()
+}
+
+/// Builds small league files for tests. Every club hosts every day unless told otherwise.
+pub struct Lg {
+    head: String,
+    rules: Vec<String>,
+    body: Vec<String>,
+    divisions: Vec<String>,
+}
+
+pub const ALL_NIGHTS: &str = r#"["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]"#;
+
+impl Lg {
+    /// A season from `start` to `end` (inclusive).
+    pub fn new(start: &str, end: &str) -> Self {
+        Lg {
+            head: format!("name = \"Test League\"\nstart = {start}\nend = {end}\n"),
+            rules: vec!["min_days_between = 1".into(), "same_club_first = false".into()],
+            body: Vec::new(),
+            divisions: Vec::new(),
+        }
+    }
+    pub fn top(mut self, line: &str) -> Self {
+        self.head.push_str(line);
+        self.head.push('\n');
+        self
+    }
+    pub fn rule(mut self, line: &str) -> Self {
+        let key = line.split('=').next().unwrap().trim().to_string();
+        self.rules.retain(|r| r.split('=').next().unwrap().trim() != key);
+        self.rules.push(line.into());
+        self
+    }
+    pub fn venue(mut self, name: &str, extra: &str) -> Self {
+        self.body
+            .push(format!("[[venue]]\nname = \"{name}\"\n{extra}\n"));
+        self
+    }
+    /// A club with its own venue of capacity 10 (named after it), hosting every day.
+    pub fn club(mut self, name: &str, extra: &str) -> Self {
+        self.body.push(format!(
+            "[[venue]]\nname = \"{name} Hall\"\ncapacity = 10\n\n[[club]]\nname = \"{name}\"\nvenue = \"{name} Hall\"\nnights = {ALL_NIGHTS}\n{extra}\n"
+        ));
+        self
+    }
+    pub fn division(mut self, name: &str, format: &str) -> Self {
+        self.divisions.push(format!(
+            "[[division]]\nname = \"{name}\"\nformat = \"{format}\"\n"
+        ));
+        self
+    }
+    pub fn team(mut self, name: &str, club: &str, division: &str, extra: &str) -> Self {
+        self.body.push(format!(
+            "[[team]]\nname = \"{name}\"\nclub = \"{club}\"\ndivision = \"{division}\"\n{extra}\n"
+        ));
+        self
+    }
+    pub fn raw(mut self, text: &str) -> Self {
+        self.body.push(text.to_string());
+        self
+    }
+    pub fn toml(&self) -> String {
+        format!(
+            "{}\n[rules]\n{}\n\n{}\n{}",
+            self.head,
+            self.rules.join("\n"),
+            self.divisions.join("\n"),
+            self.body.join("\n")
+        )
+    }
+    pub fn league(&self) -> League {
+        league(&self.toml())
+    }
+}
+
+/// A CSV fixture list from (date, division, home, away, venue) rows.
+pub fn csv_of(rows: &[(&str, &str, &str, &str, &str)]) -> String {
+    let mut s = String::from("date,division,home,away,venue\n");
+    for (d, div, h, a, v) in rows {
+        s.push_str(&format!("{d},{div},{h},{a},{v}\n"));
+    }
+    s
+}
