@@ -13,7 +13,11 @@ const EXIT_TIMED_OUT: u8 = 3;
 const EXIT_INTERNAL: u8 = 4;
 
 #[derive(Parser)]
-#[command(name = "fixtures", version, about = "Fixture-scheduling optimiser for amateur team leagues")]
+#[command(
+    name = "fixtures",
+    version,
+    about = "Fixture-scheduling optimiser for amateur team leagues"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -54,7 +58,11 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
-            let code = if e.use_stderr() { EXIT_INVALID_INPUT } else { 0 };
+            let code = if e.use_stderr() {
+                EXIT_INVALID_INPUT
+            } else {
+                0
+            };
             let _ = e.print();
             return ExitCode::from(code);
         }
@@ -98,7 +106,7 @@ fn same_file(a: &Path, b: &Path) -> bool {
 }
 
 fn run_solve(path: &Path, output: Option<&Path>, opts: &solve::Options) -> ExitCode {
-    if !(opts.time_limit > 0.0) || !opts.time_limit.is_finite() {
+    if opts.time_limit.is_nan() || opts.time_limit <= 0.0 || opts.time_limit.is_infinite() {
         eprintln!("error: --time-limit must be a positive number of seconds");
         return ExitCode::from(EXIT_INVALID_INPUT);
     }
@@ -187,7 +195,23 @@ fn run_solve(path: &Path, output: Option<&Path>, opts: &solve::Options) -> ExitC
         solved.columns,
         solved.rows,
     );
-    eprintln!("breaks {}, avoid hits {}", report.quality.breaks, report.quality.avoid_hits);
+    let gap = match &solved.outcome {
+        solve::Outcome::Feasible { gap } => *gap,
+        _ => 0.0,
+    };
+    // One stable key=value line for scripts (scripts/bench reads it).
+    eprintln!(
+        "stats: fixtures={} status={} objective={} bound={} gap={:.4} seconds={:.2} first_valid={:.2} breaks={} avoid_hits={}",
+        schedule.matches.len(),
+        if gap > 0.0 { "feasible" } else { "optimal" },
+        fmt_opt(solved.objective),
+        fmt_opt(solved.bound),
+        gap,
+        solved.seconds,
+        solved.first_valid_seconds.unwrap_or(solved.seconds),
+        report.quality.breaks,
+        report.quality.avoid_hits,
+    );
     ExitCode::SUCCESS
 }
 

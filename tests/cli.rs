@@ -41,7 +41,16 @@ fn code(o: &Output) -> i32 {
 fn solve_then_check_round_trip() {
     let d = Dir::new();
     d.write("league.toml", MID_DOWNS);
-    let o = d.run(&["solve", "league.toml", "-o", "out.csv", "--threads", "1", "--seed", "3"]);
+    let o = d.run(&[
+        "solve",
+        "league.toml",
+        "-o",
+        "out.csv",
+        "--threads",
+        "1",
+        "--seed",
+        "3",
+    ]);
     assert_eq!(code(&o), 0, "{}", text(&o.stderr));
     let csv = std::fs::read_to_string(d.path("out.csv")).unwrap();
     assert!(csv.starts_with("date,division,home,away,venue"));
@@ -82,7 +91,10 @@ fn check_reports_violations_with_rule_fixture_and_date() {
     let o = d.run(&["check", "league.toml", "bad.csv"]);
     assert_eq!(code(&o), 1);
     let out = text(&o.stdout);
-    assert!(out.contains("VIOLATION [1 closed] Horsham 1 v Lewes 1 on 2026-12-25"), "{out}");
+    assert!(
+        out.contains("VIOLATION [1 closed] Horsham 1 v Lewes 1 on 2026-12-25"),
+        "{out}"
+    );
     assert!(out.contains("missing from the fixture list"), "{out}");
     assert!(out.contains("INVALID"), "{out}");
 }
@@ -90,11 +102,17 @@ fn check_reports_violations_with_rule_fixture_and_date() {
 #[test]
 fn bad_input_exits_1_naming_file_line_and_key() {
     let d = Dir::new();
-    d.write("league.toml", &MID_DOWNS.replace("nights = [\"Mon\"]", "nights = [\"Mnday\"]"));
+    d.write(
+        "league.toml",
+        &MID_DOWNS.replace("nights = [\"Mon\"]", "nights = [\"Mnday\"]"),
+    );
     let o = d.run(&["solve", "league.toml"]);
     assert_eq!(code(&o), 1);
     let err = text(&o.stderr);
-    assert!(err.contains("league.toml:") && err.contains("key `nights`") && err.contains("Mnday"), "{err}");
+    assert!(
+        err.contains("league.toml:") && err.contains("key `nights`") && err.contains("Mnday"),
+        "{err}"
+    );
     assert!(!err.contains("panicked"));
 
     let o = d.run(&["solve", "missing.toml"]);
@@ -102,7 +120,11 @@ fn bad_input_exits_1_naming_file_line_and_key() {
     assert!(text(&o.stderr).contains("missing.toml"));
 
     let o = d.run(&["solve"]);
-    assert_eq!(code(&o), 1, "usage errors are input errors, not 'infeasible'");
+    assert_eq!(
+        code(&o),
+        1,
+        "usage errors are input errors, not 'infeasible'"
+    );
     let o = d.run(&["solve", "league.toml", "--time-limit", "-1"]);
     assert_eq!(code(&o), 1);
 }
@@ -113,7 +135,10 @@ fn impossible_league_exits_2_and_says_why() {
     // Lewes 2 now starts after the season's last Tuesday... no date left for its matches.
     d.write(
         "league.toml",
-        &MID_DOWNS.replace("start = 2026-11-01           # joins late", "start = 2027-05-10"),
+        &MID_DOWNS.replace(
+            "start = 2026-11-01           # joins late",
+            "start = 2027-05-10",
+        ),
     );
     let o = d.run(&["solve", "league.toml", "-o", "out.csv"]);
     assert_eq!(code(&o), 2, "{}", text(&o.stderr));
@@ -138,7 +163,11 @@ fn check_refuses_unreadable_csv() {
     d.write("x.csv", "when,who\n1,2\n");
     let o = d.run(&["check", "league.toml", "x.csv"]);
     assert_eq!(code(&o), 1);
-    assert!(text(&o.stderr).contains("no `date` column"), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("no `date` column"),
+        "{}",
+        text(&o.stderr)
+    );
     let o = d.run(&["check", "league.toml", "nope.csv"]);
     assert_eq!(code(&o), 1);
 }
@@ -159,7 +188,14 @@ fn every_instance_solves_and_checks() {
     let d = Dir::new();
     for f in files {
         let out = d.path("out.csv");
-        let o = d.run(&["solve", f.to_str().unwrap(), "-o", out.to_str().unwrap(), "--time-limit", "120"]);
+        let o = d.run(&[
+            "solve",
+            f.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--time-limit",
+            "120",
+        ]);
         assert_eq!(code(&o), 0, "{}: {}", f.display(), text(&o.stderr));
         let c = d.run(&["check", f.to_str().unwrap(), out.to_str().unwrap()]);
         assert_eq!(code(&c), 0, "{}: {}", f.display(), text(&c.stdout));

@@ -110,18 +110,27 @@ fn home_dates_replace_nights() {
 
 #[test]
 fn unknown_references_name_line_and_key() {
-    let text = BASE.replace("club = \"A\"\ndivision = \"D1\"\n\n[[team]]\nname = \"A2\"", "club = \"Q\"\ndivision = \"D1\"\n\n[[team]]\nname = \"A2\"");
+    let text = BASE.replace(
+        "club = \"A\"\ndivision = \"D1\"\n\n[[team]]\nname = \"A2\"",
+        "club = \"Q\"\ndivision = \"D1\"\n\n[[team]]\nname = \"A2\"",
+    );
     let (line, key, msg) = first(&text);
     assert_eq!(line, line_of(&text, "club = \"Q\""));
     assert_eq!(key, "club");
-    assert!(msg.contains("bad.toml:") && msg.contains("unknown club \"Q\""), "{msg}");
+    assert!(
+        msg.contains("bad.toml:") && msg.contains("unknown club \"Q\""),
+        "{msg}"
+    );
 
     let text = BASE.replace("venue = \"Hall\"\nnights", "venue = \"Hal\"\nnights");
     let (line, key, msg) = first(&text);
     assert_eq!((line, key.as_str()), (line_of(&text, "\"Hal\""), "venue"));
     assert!(msg.contains("unknown venue \"Hal\""));
 
-    let text = BASE.replace("division = \"D1\"\n\n[[team]]", "division = \"D9\"\n\n[[team]]");
+    let text = BASE.replace(
+        "division = \"D1\"\n\n[[team]]",
+        "division = \"D9\"\n\n[[team]]",
+    );
     let (line, key, msg) = first(&text);
     assert_eq!((line, key.as_str()), (line_of(&text, "\"D9\""), "division"));
     assert!(msg.contains("unknown division \"D9\""));
@@ -136,11 +145,24 @@ fn unknown_references_name_line_and_key() {
 fn duplicate_names() {
     let text = format!("{BASE}\n[[team]]\nname = \"A1\"\nclub = \"A\"\ndivision = \"D1\"\n");
     let e = errors(&text);
-    let d = e.0.iter().find(|e| matches!(e.problem, Problem::Duplicate { .. })).unwrap();
-    assert_eq!(d.line, text.lines().collect::<Vec<_>>().iter().rposition(|l| *l == "name = \"A1\"").unwrap() + 1);
+    let d =
+        e.0.iter()
+            .find(|e| matches!(e.problem, Problem::Duplicate { .. }))
+            .unwrap();
+    assert_eq!(
+        d.line,
+        text.lines()
+            .collect::<Vec<_>>()
+            .iter()
+            .rposition(|l| *l == "name = \"A1\"")
+            .unwrap()
+            + 1
+    );
     assert!(d.to_string().contains("two teams are called \"A1\""));
     let text = format!("{BASE}\n[[venue]]\nname = \"Hall\"\n");
-    assert!(errors(&text).to_string().contains("two venues are called \"Hall\""));
+    assert!(errors(&text)
+        .to_string()
+        .contains("two venues are called \"Hall\""));
 }
 
 #[test]
@@ -190,7 +212,10 @@ fn team_with_no_opponent() {
         "{BASE}\n[[division]]\nname = \"D2\"\n\n[[team]]\nname = \"Lonely\"\nclub = \"A\"\ndivision = \"D2\"\n"
     );
     let (line, key, msg) = first(&text);
-    assert_eq!((line, key.as_str()), (line_of(&text, "division = \"D2\""), "division"));
+    assert_eq!(
+        (line, key.as_str()),
+        (line_of(&text, "division = \"D2\""), "division")
+    );
     assert!(msg.contains("\"Lonely\" has no opponent"));
 }
 
@@ -209,7 +234,10 @@ fn too_many_unavailable_dates_counts_club_and_team() {
     let e = errors(&text);
     assert_eq!(e.0.len(), 1, "{e}");
     let msg = e.to_string();
-    assert!(msg.contains("\"A2\" declares 16 unavailable dates"), "{msg}");
+    assert!(
+        msg.contains("\"A2\" declares 16 unavailable dates"),
+        "{msg}"
+    );
     assert!(msg.contains("at most 15"));
     assert_eq!(e.0[0].line, line_of(&text, "2027-01-01"));
 }
@@ -219,16 +247,25 @@ fn fixed_fixture_never_playable_on_its_date() {
     // 2026-10-14 is a Wednesday; club A hosts on Tuesdays.
     let text = format!("{BASE}\n[[fixed]]\nhome = \"A1\"\naway = \"A2\"\ndate = 2026-10-14\n");
     let (line, key, msg) = first(&text);
-    assert_eq!((line, key.as_str()), (line_of(&text, "date = 2026-10-14"), "date"));
+    assert_eq!(
+        (line, key.as_str()),
+        (line_of(&text, "date = 2026-10-14"), "date")
+    );
     assert!(msg.contains("can never be played on 2026-10-14"), "{msg}");
     assert!(msg.contains("not a hosting date of A1"), "{msg}");
 }
 
 #[test]
 fn syntax_and_type_errors_name_line_and_key() {
-    let text = BASE.replace("[[venue]]\nname = \"Hall\"", "[[venue]]\nname = \"Hall\"\ncapacity = \"two\"");
+    let text = BASE.replace(
+        "[[venue]]\nname = \"Hall\"",
+        "[[venue]]\nname = \"Hall\"\ncapacity = \"two\"",
+    );
     let (line, key, msg) = first(&text);
-    assert_eq!((line, key.as_str()), (line_of(&text, "capacity"), "capacity"));
+    assert_eq!(
+        (line, key.as_str()),
+        (line_of(&text, "capacity"), "capacity")
+    );
     assert!(msg.contains("bad.toml:"), "{msg}");
 
     let text = BASE.replace("nights = [\"Tue\"]", "nigths = [\"Tue\"]");
@@ -254,7 +291,10 @@ fn missing_required_keys() {
 fn capacity_must_be_positive() {
     let text = BASE.replace("name = \"Hall\"", "name = \"Hall\"\ncapacity = 0");
     let (line, key, msg) = first(&text);
-    assert_eq!((line, key.as_str()), (line_of(&text, "capacity = 0"), "capacity"));
+    assert_eq!(
+        (line, key.as_str()),
+        (line_of(&text, "capacity = 0"), "capacity")
+    );
     assert!(msg.contains("capacity 0"));
 }
 

@@ -59,8 +59,12 @@ fn fixture_set_single_and_double() {
         ("2027-01-05", "S", "S1", "W1", "A Hall"),
     ]);
     let v = common::check_csv(&league, &bad).violations;
-    assert!(v.iter().any(|v| v.rule == "5 fixtures" && v.detail.contains("missing")));
-    assert!(v.iter().any(|v| v.rule == "5 fixtures" && v.detail.contains("2 times")));
+    assert!(v
+        .iter()
+        .any(|v| v.rule == "5 fixtures" && v.detail.contains("missing")));
+    assert!(v
+        .iter()
+        .any(|v| v.rule == "5 fixtures" && v.detail.contains("2 times")));
     assert!(v.iter().any(|v| v.detail.contains("different divisions")));
 }
 
@@ -150,8 +154,7 @@ fn hosting_nights_home_dates_and_venue_closed() {
 
 #[test]
 fn unavailable_and_unavailable_away() {
-    let league = abc("2027-01-04", "2027-01-09")
-        .league();
+    let league = abc("2027-01-04", "2027-01-09").league();
     let mut league = league;
     // A is out on 4-6 entirely and cannot travel on 7-8.
     league.teams[0].unavailable = (4..=6).map(|d| date(&format!("2027-01-{d:02}"))).collect();
@@ -213,7 +216,9 @@ fn venue_capacity_and_capacity_on() {
     let league = Lg::new("2027-01-04", "2027-01-08")
         .division("D", "single")
         .venue("Hall", "capacity = 1\ncapacity_on = { \"2027-01-06\" = 2 }")
-        .raw(&format!("[[club]]\nname = \"X\"\nvenue = \"Hall\"\nnights = {ALL_NIGHTS}\n"))
+        .raw(&format!(
+            "[[club]]\nname = \"X\"\nvenue = \"Hall\"\nnights = {ALL_NIGHTS}\n"
+        ))
         .team("X1", "X", "D", "")
         .team("X2", "X", "D", "")
         .team("X3", "X", "D", "")
@@ -253,7 +258,9 @@ fn same_club_first_binds_against_avoid_pressure() {
         .league();
     // Everyone would like to play early, so the internal matches are tempted late.
     for t in &mut league.teams {
-        t.avoid = (14..=31).map(|d| date(&format!("2027-01-{d:02}"))).collect();
+        t.avoid = (14..=31)
+            .map(|d| date(&format!("2027-01-{d:02}")))
+            .collect();
     }
     let csv = solve_valid(&league);
     for (a, b) in [("A1", "A2"), ("B1", "B2")] {
@@ -266,7 +273,10 @@ fn same_club_first_binds_against_avoid_pressure() {
         for x in &r {
             let involved = [a, b].contains(&x.1.as_str()) || [a, b].contains(&x.2.as_str());
             if involved && date(&x.0) != internal {
-                assert!(date(&x.0) > internal, "{x:?} before {a} v {b} on {internal}");
+                assert!(
+                    date(&x.0) > internal,
+                    "{x:?} before {a} v {b} on {internal}"
+                );
             }
         }
     }
@@ -324,13 +334,18 @@ fn max_consecutive_weeks_binds() {
     for t in &mut league.teams {
         t.hosting = fixtures::model::Hosting::Nights(vec![chrono::Weekday::Mon]);
         // Everyone wants an early finish: tempting runs of consecutive weeks.
-        t.avoid = (0..8).map(|w| date("2027-02-01") + chrono::Days::new(7 * w)).collect();
+        t.avoid = (0..8)
+            .map(|w| date("2027-02-01") + chrono::Days::new(7 * w))
+            .collect();
     }
     let csv = solve_valid(&league);
     for t in ["A", "B", "C"] {
         let d = dates_of(&csv, t);
         for w in d.windows(3) {
-            assert!((w[2] - w[0]).num_days() > 14, "{t} plays three weeks running: {w:?}");
+            assert!(
+                (w[2] - w[0]).num_days() > 14,
+                "{t} plays three weeks running: {w:?}"
+            );
         }
     }
     let bad = csv_of(&[
@@ -395,7 +410,9 @@ fn fixed_and_excluded() {
 
 #[test]
 fn avoid_dates_are_honoured_where_possible() {
-    let mut league = abc("2027-01-04", "2027-01-17").rule("min_days_between = 2").league();
+    let mut league = abc("2027-01-04", "2027-01-17")
+        .rule("min_days_between = 2")
+        .league();
     for t in &mut league.teams {
         t.avoid = (4..=12).map(|d| date(&format!("2027-01-{d:02}"))).collect();
     }
@@ -410,7 +427,12 @@ fn impossible_league_is_infeasible_not_timed_out() {
     let solved = solve(&league);
     match solved.outcome {
         Outcome::Infeasible(reasons) => {
-            assert!(reasons.iter().any(|r| r.contains("fixtures but at most 1 dates")), "{reasons:?}")
+            assert!(
+                reasons
+                    .iter()
+                    .any(|r| r.contains("fixtures but at most 1 dates")),
+                "{reasons:?}"
+            )
         }
         other => panic!("expected infeasible, got {other:?}"),
     }

@@ -48,7 +48,9 @@ impl fmt::Display for Violation {
 pub enum CheckError {
     #[error("{file}: cannot read the fixture list: {reason}")]
     Unreadable { file: String, reason: String },
-    #[error("{file}:1: the header has no `{column}` column (expected date,division,home,away,venue)")]
+    #[error(
+        "{file}:1: the header has no `{column}` column (expected date,division,home,away,venue)"
+    )]
     MissingColumn { file: String, column: &'static str },
 }
 
@@ -78,7 +80,11 @@ pub fn read_fixtures(league: &League, path: &Path) -> Result<FixtureList, CheckE
     parse_fixtures(league, &bytes, &file)
 }
 
-pub fn parse_fixtures(league: &League, bytes: &[u8], file: &str) -> Result<FixtureList, CheckError> {
+pub fn parse_fixtures(
+    league: &League,
+    bytes: &[u8],
+    file: &str,
+) -> Result<FixtureList, CheckError> {
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
         .trim(csv::Trim::All)
@@ -272,7 +278,10 @@ impl Checker<'_> {
                 self.push(
                     "fixture list",
                     r,
-                    format!("division column says \"{div}\" but {} is in \"{want}\"", h.name),
+                    format!(
+                        "division column says \"{div}\" but {} is in \"{want}\"",
+                        h.name
+                    ),
                 );
             }
         }
@@ -281,7 +290,10 @@ impl Checker<'_> {
                 self.push(
                     "fixture list",
                     r,
-                    format!("venue column says \"{v}\" but {} plays at \"{}\"", h.name, venue.name),
+                    format!(
+                        "venue column says \"{v}\" but {} plays at \"{}\"",
+                        h.name, venue.name
+                    ),
                 );
             }
         }

@@ -69,10 +69,15 @@ pub fn quality(league: &League, rows: &[Row]) -> Quality {
     }
     let mut load: BTreeMap<(usize, NaiveDate), usize> = BTreeMap::new();
     for r in rows {
-        *load.entry((league.teams[r.home].venue, r.date)).or_default() += 1;
+        *load
+            .entry((league.teams[r.home].venue, r.date))
+            .or_default() += 1;
     }
     for ((v, d), n) in load {
-        if q.busiest_venue_night.as_ref().is_none_or(|(m, _, _)| n > *m) {
+        if q.busiest_venue_night
+            .as_ref()
+            .is_none_or(|(m, _, _)| n > *m)
+        {
             q.busiest_venue_night = Some((n, league.venues[v].name.clone(), d));
         }
     }
@@ -82,9 +87,7 @@ pub fn quality(league: &League, rows: &[Row]) -> Quality {
 /// Largest |share of fixtures played by day d - share of season elapsed by day d|.
 /// `dates` must be sorted.
 fn spread(start: NaiveDate, season_days: f64, dates: impl Iterator<Item = NaiveDate>) -> f64 {
-    let days: Vec<f64> = dates
-        .map(|d| ((d - start).num_days() + 1) as f64)
-        .collect();
+    let days: Vec<f64> = dates.map(|d| ((d - start).num_days() + 1) as f64).collect();
     let n = days.len() as f64;
     let mut worst: f64 = 0.0;
     for (i, &day) in days.iter().enumerate() {

@@ -138,7 +138,7 @@ fn no_date_message(league: &League, f: &Fixture, internal: bool) -> String {
             }
         }
     }
-    reasons.sort_by(|x, y| y.1.cmp(&x.1));
+    reasons.sort_by_key(|r| std::cmp::Reverse(r.1));
     let top: Vec<String> = reasons
         .iter()
         .filter(|(r, _)| !r.starts_with("it is not a hosting date"))

@@ -114,10 +114,7 @@ pub fn same_club_first(league: &League, cand: &Candidates, mip: &mut Mip) {
             }
         }
         for &i in &internal {
-            let last_internal = cand.by_fixture[i]
-                .iter()
-                .map(|&s| cand.slots[s].date)
-                .max();
+            let last_internal = cand.by_fixture[i].iter().map(|&s| cand.slots[s].date).max();
             for (d, ext) in &ext_by_date {
                 if last_internal.is_none_or(|l| l < *d) {
                     continue; // the internal match can only be earlier anyway
@@ -149,7 +146,10 @@ pub fn max_consecutive_weeks(league: &League, cand: &Candidates, mip: &mut Mip) 
     for t in 0..league.teams.len() {
         let mut weeks: BTreeMap<i64, Vec<usize>> = BTreeMap::new();
         for &s in &cand.by_team[t] {
-            weeks.entry(week_of(cand.slots[s].date)).or_default().push(s);
+            weeks
+                .entry(week_of(cand.slots[s].date))
+                .or_default()
+                .push(s);
         }
         let mut played: BTreeMap<i64, good_lp::Expression> = BTreeMap::new();
         for (&w, slots) in &weeks {

@@ -69,7 +69,9 @@ pub fn parse_league(text: &str, file: &str) -> Result<League, InputErrors> {
             return Ok(league);
         }
     }
+    // A club's bad key is met again through each of its teams: report it once.
     cx.errors.sort_by_key(|e| e.line);
+    cx.errors.dedup();
     Err(InputErrors(cx.errors))
 }
 
@@ -131,7 +133,11 @@ impl<'a> Cx<'a> {
                 (Some(d), None, None) => {
                     let r = NaiveDate::from_ymd_opt(d.year as i32, d.month as u32, d.day as u32);
                     if r.is_none() {
-                        self.err(at, key, Problem::BadDate(format!("{dt} is not a real date")));
+                        self.err(
+                            at,
+                            key,
+                            Problem::BadDate(format!("{dt} is not a real date")),
+                        );
                     }
                     r
                 }
@@ -483,16 +489,17 @@ impl<'a> Cx<'a> {
 
         for e in &raw.excluded {
             let e = e.get_ref();
-            if let Some((home, away)) = self.pair(&league, &team_ix, &e.home, &e.away, "excluded")
-            {
+            if let Some((home, away)) = self.pair(&league, &team_ix, &e.home, &e.away, "excluded") {
                 league.excluded.push(Excluded { home, away });
             }
         }
+        // Playability of fixed dates is only meaningful once the rest of the file is sound.
+        let sound = self.errors.is_empty();
         for f in &raw.fixed {
             let f = f.get_ref();
             let pair = self.pair(&league, &team_ix, &f.home, &f.away, "fixed");
             let date = self.date(&f.date, "date");
-            if let (Some((home, away)), Some(date)) = (pair, date) {
+            if let (Some((home, away)), Some(date), true) = (pair, date, sound) {
                 self.fixed(&mut league, home, away, date, f);
             }
         }
@@ -693,9 +700,10 @@ impl<'a> Cx<'a> {
         let at = raw.date.span().start;
         let hname = &league.teams[home].name;
         let aname = &league.teams[away].name;
-        let fixture_exists = league.fixtures().iter().any(|f| {
-            (f.a == home && f.b == away) || (!f.home_fixed && f.a == away && f.b == home)
-        });
+        let fixture_exists = league
+            .fixtures()
+            .iter()
+            .any(|f| (f.a == home && f.b == away) || (!f.home_fixed && f.a == away && f.b == home));
         if !fixture_exists {
             let problem = Problem::Fixture(format!(
                 "[[fixed]] {hname} v {aname} is not a fixture of this season (it is excluded)"

@@ -246,17 +246,18 @@ impl League {
         let venue = &self.venues[self.teams[home].venue].name;
         match why {
             Unplayable::OutsideSeason => {
-                format!("the date is outside the season {} to {}", self.start, self.end)
+                format!(
+                    "the date is outside the season {} to {}",
+                    self.start, self.end
+                )
             }
             Unplayable::LeagueClosed => "the league is closed on that date".into(),
-            Unplayable::BeforeStart(t) => format!(
-                "{} starts on {}",
-                self.teams[*t].name, self.teams[*t].start
-            ),
-            Unplayable::NotHostingDate => format!(
-                "it is not a hosting date of {}",
-                self.teams[home].name
-            ),
+            Unplayable::BeforeStart(t) => {
+                format!("{} starts on {}", self.teams[*t].name, self.teams[*t].start)
+            }
+            Unplayable::NotHostingDate => {
+                format!("it is not a hosting date of {}", self.teams[home].name)
+            }
             Unplayable::VenueClosed => format!("{venue} is closed on that date"),
             Unplayable::Unavailable(t) => {
                 format!("{} is unavailable on that date", self.teams[*t].name)

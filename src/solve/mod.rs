@@ -153,10 +153,11 @@ pub fn solve(league: &League, opts: &Options) -> Result<Solved, SolveError> {
         .filter(|b| b.is_finite())
         .max_by(f64::total_cmp);
     // The best run: lowest objective, then lowest seed, so a seed gives one answer.
-    let best = runs
-        .iter()
-        .filter(|r| r.chosen.is_some())
-        .min_by(|a, b| a.objective.total_cmp(&b.objective).then(a.seed.cmp(&b.seed)));
+    let best = runs.iter().filter(|r| r.chosen.is_some()).min_by(|a, b| {
+        a.objective
+            .total_cmp(&b.objective)
+            .then(a.seed.cmp(&b.seed))
+    });
     let base = Solved {
         outcome: Outcome::TimedOut,
         schedule: None,
@@ -249,7 +250,9 @@ fn run_once(
     let bound = solved
         .double_info_value(c"mip_dual_bound")
         .unwrap_or(f64::NEG_INFINITY);
-    let gap = solved.double_info_value(c"mip_gap").unwrap_or(f64::INFINITY);
+    let gap = solved
+        .double_info_value(c"mip_gap")
+        .unwrap_or(f64::INFINITY);
     let objective = solved.objective_value();
     let chosen = if has_solution && status != RunStatus::Infeasible {
         let values = solved.get_solution();

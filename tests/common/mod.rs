@@ -35,7 +35,11 @@ pub fn solve_valid(league: &League) -> String {
     };
     let csv = report::csv_string(league, schedule);
     let r = check_csv(league, &csv);
-    assert!(r.is_valid(), "checker refuses the solver's schedule: {:#?}\n{csv}", r.violations);
+    assert!(
+        r.is_valid(),
+        "checker refuses the solver's schedule: {:#?}\n{csv}",
+        r.violations
+    );
     csv
 }
 
@@ -85,7 +89,10 @@ impl Lg {
     pub fn new(start: &str, end: &str) -> Self {
         Lg {
             head: format!("name = \"Test League\"\nstart = {start}\nend = {end}\n"),
-            rules: vec!["min_days_between = 1".into(), "same_club_first = false".into()],
+            rules: vec![
+                "min_days_between = 1".into(),
+                "same_club_first = false".into(),
+            ],
             body: Vec::new(),
             divisions: Vec::new(),
         }
@@ -97,7 +104,8 @@ impl Lg {
     }
     pub fn rule(mut self, line: &str) -> Self {
         let key = line.split('=').next().unwrap().trim().to_string();
-        self.rules.retain(|r| r.split('=').next().unwrap().trim() != key);
+        self.rules
+            .retain(|r| r.split('=').next().unwrap().trim() != key);
         self.rules.push(line.into());
         self
     }

@@ -1,0 +1,147 @@
+//! Property tests over random small leagues: whatever `solve` returns, `check` accepts;
+//! leagues that are impossible by construction are reported infeasible, never "solved".
+
+mod common;
+use common::*;
+use fixtures::solve::Outcome;
+use proptest::prelude::*;
+
+const DAYS: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+
+#[derive(Debug, Clone)]
+struct Spec {
+    days: u32,
+    min_days: u32,
+    balance: u32,
+    same_club_first: bool,
+    capacity: u32,
+    divisions: Vec<(bool, Vec<(usize, u8)>)>, // (double?, teams: (club, nights mask))
+    unavailable: Vec<(usize, u32)>,           // (team index, day offset)
+    closed: Vec<u32>,
+}
+
+fn spec() -> impl Strategy<Value = Spec> {
+    let division = (
+        any::<bool>(),
+        prop::collection::vec((0usize..3, 1u8..128), 2..6),
+    );
+    (
+        20u32..120,
+        1u32..8,
+        0u32..3,
+        any::<bool>(),
+        1u32..3,
+        prop::collection::vec(division, 1..3),
+        prop::collection::vec((0usize..12, 0u32..120), 0..6),
+        prop::collection::vec(0u32..120, 0..4),
+    )
+        .prop_map(
+            |(
+                days,
+                min_days,
+                balance,
+                same_club_first,
+                capacity,
+                divisions,
+                unavailable,
+                closed,
+            )| Spec {
+                days,
+                min_days,
+                balance,
+                same_club_first,
+                capacity,
+                divisions,
+                unavailable,
+                closed,
+            },
+        )
+}
+
+fn day(offset: u32) -> String {
+    (chrono::NaiveDate::from_ymd_opt(2027, 1, 4).unwrap() + chrono::Days::new(offset as u64))
+        .to_string()
+}
+
+fn toml_of(s: &Spec) -> String {
+    let mut t = format!(
+        "name = \"Random\"\nstart = 2027-01-04\nend = {}\nclosed = [{}]\n\n[rules]\nmin_days_between = {}\nhome_away_balance = {}\nsame_club_first = {}\n\n",
+        day(s.days - 1),
+        s.closed.iter().map(|&c| day(c)).collect::<Vec<_>>().join(", "),
+        s.min_days,
+        s.balance,
+        s.same_club_first
+    );
+    for c in 0..3 {
+        t += &format!("[[venue]]\nname = \"V{c}\"\ncapacity = {}\n\n", s.capacity);
+        t += &format!("[[club]]\nname = \"C{c}\"\nvenue = \"V{c}\"\nnights = [\"Mon\"]\n\n");
+    }
+    let mut k = 0;
+    for (d, (double, teams)) in s.divisions.iter().enumerate() {
+        let format = if *double { "double" } else { "single" };
+        t += &format!("[[division]]\nname = \"D{d}\"\nformat = \"{format}\"\n\n");
+        for (club, mask) in teams {
+            let nights: Vec<String> = (0..7)
+                .filter(|i| mask & (1 << i) != 0)
+                .map(|i| format!("\"{}\"", DAYS[i]))
+                .collect();
+            let unav: Vec<String> = s
+                .unavailable
+                .iter()
+                .filter(|(team, _)| *team == k)
+                .map(|(_, o)| day(*o))
+                .collect();
+            t += &format!(
+                "[[team]]\nname = \"T{k}\"\nclub = \"C{club}\"\ndivision = \"D{d}\"\nnights = [{}]\nunavailable = [{}]\n\n",
+                nights.join(", "),
+                unav.join(", ")
+            );
+            k += 1;
+        }
+    }
+    t
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, .. ProptestConfig::default() })]
+
+    #[test]
+    fn whatever_solve_returns_check_accepts(s in spec()) {
+        let text = toml_of(&s);
+        let league = league(&text);
+        let solved = solve(&league);
+        match (&solved.outcome, &solved.schedule) {
+            (Outcome::Optimal | Outcome::Feasible { .. }, Some(schedule)) => {
+                let csv = fixtures::report::csv_string(&league, schedule);
+                let r = check_csv(&league, &csv);
+                prop_assert!(r.is_valid(), "{:#?}\n{}\n{}", r.violations, text, csv);
+                prop_assert_eq!(schedule.matches.len(), league.fixtures().len());
+            }
+            (Outcome::Infeasible(reasons), None) => prop_assert!(!reasons.is_empty()),
+            (Outcome::TimedOut, None) => {}
+            other => prop_assert!(false, "inconsistent result {:?}", other.0),
+        }
+    }
+
+    #[test]
+    fn too_short_seasons_are_infeasible(teams in 3usize..7, min_days in 1u32..5, double in any::<bool>()) {
+        // Each team has (teams - 1) matches (twice that for a double round robin), which
+        // need (matches - 1) * min_days + 1 days; give it one day fewer.
+        let matches = (teams - 1) * if double { 2 } else { 1 };
+        let days = (matches as u32 - 1) * min_days;
+        let s = Spec {
+            days: days.max(1),
+            min_days,
+            balance: 5,
+            same_club_first: false,
+            capacity: 5,
+            divisions: vec![(double, (0..teams).map(|i| (i % 3, 127u8)).collect())],
+            unavailable: vec![],
+            closed: vec![],
+        };
+        let league = league(&toml_of(&s));
+        let solved = solve(&league);
+        prop_assert!(matches!(solved.outcome, Outcome::Infeasible(_)), "{:?}", solved.outcome);
+        prop_assert!(solved.schedule.is_none());
+    }
+}
