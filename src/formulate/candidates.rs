@@ -186,3 +186,30 @@ fn too_few_dates(league: &League, cand: &Candidates) -> Vec<String> {
     }
     out
 }
+
+impl Candidates {
+    /// The same fixtures, where those not `free` keep only their current slot
+    /// (`current[f]` is fixture f's slot here). Returns the new candidates and, for each new
+    /// slot, the slot it was here.
+    pub fn restricted(&self, free: &[bool], current: &[usize]) -> (Candidates, Vec<usize>) {
+        let mut out = Candidates {
+            fixtures: self.fixtures.clone(),
+            slots: Vec::new(),
+            by_fixture: vec![Vec::new(); self.fixtures.len()],
+            by_team: vec![Vec::new(); self.by_team.len()],
+            fixtures_of: self.fixtures_of.clone(),
+        };
+        let mut map = Vec::new();
+        for (s, slot) in self.slots.iter().enumerate() {
+            if free[slot.fixture] || current[slot.fixture] == s {
+                let n = out.slots.len();
+                out.slots.push(*slot);
+                out.by_fixture[slot.fixture].push(n);
+                out.by_team[slot.home].push(n);
+                out.by_team[slot.away].push(n);
+                map.push(s);
+            }
+        }
+        (out, map)
+    }
+}

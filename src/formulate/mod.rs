@@ -4,25 +4,13 @@
 //! The passes are independent and testable alone; `build` runs them all.
 
 mod candidates;
+pub mod quality;
 pub mod rules;
 
 pub use candidates::{candidates, Candidates, Impossible, Slot};
 
-use crate::model::League;
+use crate::model::{League, Weights};
 use good_lp::{variable, Constraint, Expression, ProblemVariables, Variable};
-
-/// Weights of the soft goals in the objective.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Weights {
-    /// Per fixture on a date one of its teams would rather avoid.
-    pub avoid: f64,
-}
-
-impl Default for Weights {
-    fn default() -> Self {
-        Weights { avoid: 10.0 }
-    }
-}
 
 /// The model under construction: variables, rows and objective.
 pub struct Mip {
@@ -62,7 +50,7 @@ impl Mip {
 /// A pass adds the rows of one rule.
 pub type Pass = fn(&League, &Candidates, &mut Mip);
 
-/// Every rule of sections 5–8 of the spec, in order, and the soft goals.
+/// Every rule of sections 5–8 of the spec, in order.
 pub const PASSES: &[(&str, Pass)] = &[
     ("fixture_once", rules::fixture_once),
     ("rest_days", rules::rest_days),
@@ -80,5 +68,6 @@ pub fn build(league: &League, cand: &Candidates, weights: &Weights) -> Mip {
         pass(league, cand, &mut mip);
     }
     rules::avoid_dates(league, cand, &mut mip, weights.avoid);
+    quality::add_quality(league, cand, &mut mip, weights);
     mip
 }

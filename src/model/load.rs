@@ -485,6 +485,7 @@ impl<'a> Cx<'a> {
             teams,
             fixed: Vec::new(),
             excluded: Vec::new(),
+            weights: self.weights(raw.weights.as_ref().map(|w| w.get_ref())),
         };
 
         for e in &raw.excluded {
@@ -531,6 +532,37 @@ impl<'a> Cx<'a> {
             .as_ref()
             .and_then(|v| self.int(v, "max_consecutive_weeks", 1));
         rules
+    }
+
+    fn weights(&mut self, raw: Option<&RawWeights>) -> Weights {
+        let mut w = Weights::default();
+        let Some(r) = raw else { return w };
+        for (key, value, slot) in [
+            ("breaks", &r.breaks, &mut w.breaks),
+            ("avoid", &r.avoid, &mut w.avoid),
+            ("long_rest", &r.long_rest, &mut w.long_rest),
+            ("spread", &r.spread, &mut w.spread),
+            ("spread_max", &r.spread_max, &mut w.spread_max),
+        ] {
+            if let Some(v) = value {
+                let x = *v.get_ref();
+                if x.is_finite() && (0.0..=1e6).contains(&x) {
+                    *slot = x;
+                } else {
+                    self.err(
+                        v.span().start,
+                        &format!("weights.{key}"),
+                        Problem::BadValue(format!("{x} is not a weight from 0 to 1000000")),
+                    );
+                }
+            }
+        }
+        if let Some(v) = &r.long_rest_days {
+            if let Some(n) = self.int(v, "weights.long_rest_days", 1) {
+                w.long_rest_days = n;
+            }
+        }
+        w
     }
 
     fn venue(&mut self, v: &RawVenue) -> Venue {

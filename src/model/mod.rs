@@ -30,6 +30,53 @@ pub struct League {
     pub teams: Vec<Team>,
     pub fixed: Vec<Fixed>,
     pub excluded: Vec<Excluded>,
+    /// Weights of the soft goals (the `[weights]` extension table).
+    pub weights: Weights,
+}
+
+/// Weights of the soft goals in `solve`'s objective (extension: the `[weights]` table).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Weights {
+    /// Per break (two consecutive matches of a team both at home or both away).
+    pub breaks: f64,
+    /// Per fixture on a date one of its teams would rather avoid.
+    pub avoid: f64,
+    /// Per window of `long_rest_days` days (within the season, from a team's start) in which
+    /// a team has no match.
+    pub long_rest: f64,
+    /// The gap in days that counts as too long a wait.
+    pub long_rest_days: u32,
+    /// Per team, times its spread (0 to 1): the largest weekly difference between the share of
+    /// its matches played and the share of the season elapsed.
+    pub spread: f64,
+    /// Times the worst team's spread.
+    pub spread_max: f64,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights {
+            breaks: 3.0,
+            avoid: 10.0,
+            long_rest: 10.0,
+            long_rest_days: 42,
+            spread: 2.0,
+            spread_max: 100.0,
+        }
+    }
+}
+
+impl Weights {
+    /// Only what the spec asks of every league: avoid dates honoured where possible.
+    pub fn avoid_only() -> Self {
+        Weights {
+            breaks: 0.0,
+            long_rest: 0.0,
+            spread: 0.0,
+            spread_max: 0.0,
+            ..Weights::default()
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -33,6 +33,19 @@ pub struct RawLeague {
     pub fixed: Vec<Spanned<RawFixed>>,
     #[serde(default)]
     pub excluded: Vec<Spanned<RawExcluded>>,
+    pub weights: Option<Spanned<RawWeights>>,
+}
+
+/// Extension: weights of the soft goals.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawWeights {
+    pub breaks: Option<Spanned<f64>>,
+    pub avoid: Option<Spanned<f64>>,
+    pub long_rest: Option<Spanned<f64>>,
+    pub long_rest_days: Option<Spanned<i64>>,
+    pub spread: Option<Spanned<f64>>,
+    pub spread_max: Option<Spanned<f64>>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -4,12 +4,15 @@
 //! The outcome of a solve (`Optimal`, `Feasible`, `Infeasible`, `TimedOut`) is kept apart
 //! from errors (`SolveError`), which mean the solver itself failed.
 
-use crate::formulate::{self, Candidates, Weights};
+use crate::formulate::{self, Candidates};
+use crate::model::Weights;
 use crate::model::{DivisionId, League, TeamId};
 use chrono::NaiveDate;
 use good_lp::{solvers::highs::highs as highs_backend, SolverModel};
 use rayon::prelude::*;
 use std::time::Instant;
+
+mod improve;
 
 /// One match of a schedule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -34,7 +37,8 @@ pub struct Options {
     pub threads: usize,
     /// Relative MIP gap at which a run stops.
     pub gap: f64,
-    pub weights: Weights,
+    /// Replaces the league file's weights.
+    pub weights: Option<Weights>,
 }
 
 impl Default for Options {
@@ -44,7 +48,7 @@ impl Default for Options {
             seed: 0,
             threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
             gap: 1e-4,
-            weights: Weights::default(),
+            weights: None,
         }
     }
 }
@@ -83,18 +87,19 @@ pub enum SolveError {
 }
 
 /// What one HiGHS run returned.
-struct Run {
-    seed: u64,
-    status: RunStatus,
-    objective: f64,
-    bound: f64,
-    gap: f64,
-    seconds: f64,
-    chosen: Option<Vec<usize>>,
+pub(crate) struct Run {
+    pub(crate) seed: u64,
+    pub(crate) status: RunStatus,
+    pub(crate) objective: f64,
+    pub(crate) bound: f64,
+    pub(crate) seconds: f64,
+    pub(crate) chosen: Option<Vec<usize>>,
+    pub(crate) columns: usize,
+    pub(crate) rows: usize,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum RunStatus {
+pub(crate) enum RunStatus {
     Optimal,
     Feasible,
     Infeasible,
@@ -127,26 +132,71 @@ pub fn solve(league: &League, opts: &Options) -> Result<Solved, SolveError> {
     let seeds: Vec<u64> = (0..threads as u64)
         .map(|i| opts.seed.wrapping_add(i))
         .collect();
-    let results: Vec<Result<(Run, usize, usize), SolveError>> = pool.install(|| {
+    let weights = opts.weights.unwrap_or(league.weights);
+    let first_weights = Weights {
+        avoid: weights.avoid,
+        ..Weights::avoid_only()
+    };
+    let improve = first_weights != weights;
+    // Per seed: first a valid schedule from the model without quality terms (fast), then,
+    // in the time left, the full objective.
+    let results: Vec<Result<(Run, Option<Run>), SolveError>> = pool.install(|| {
         seeds
             .par_iter()
-            .map(|&seed| run_once(league, &cand, opts, seed, started))
+            .map(|&seed| {
+                let left = || opts.time_limit - started.elapsed().as_secs_f64();
+                let first = run_once(
+                    league,
+                    &cand,
+                    &first_weights,
+                    opts,
+                    seed,
+                    started,
+                    left(),
+                    None,
+                )?;
+                let second = match &first.chosen {
+                    Some(chosen) if improve => Some(improve::improve(
+                        league, &cand, &weights, opts, seed, started, chosen,
+                    )?),
+                    _ => None,
+                };
+                Ok((first, second))
+            })
             .collect()
     });
-    let mut runs = Vec::new();
-    let (mut columns, mut rows) = (0, 0);
+    let mut firsts = Vec::new();
+    let mut seconds_runs = Vec::new();
     for r in results {
-        let (run, c, r) = r?;
-        columns = c;
-        rows = r;
-        runs.push(run);
+        let (first, second) = r?;
+        firsts.push(first);
+        seconds_runs.extend(second);
     }
     let seconds = started.elapsed().as_secs_f64();
-    let first_valid_seconds = runs
+    let first_valid_seconds = firsts
         .iter()
         .filter(|r| r.chosen.is_some())
         .map(|r| r.seconds)
         .min_by(f64::total_cmp);
+    let last = firsts.iter().chain(&seconds_runs).last();
+    let (columns, rows) = last.map_or((0, 0), |r| (r.columns, r.rows));
+    let base = Solved {
+        outcome: Outcome::TimedOut,
+        schedule: None,
+        objective: None,
+        bound: None,
+        seconds,
+        first_valid_seconds,
+        runs: firsts.len() + seconds_runs.len(),
+        columns,
+        rows,
+    };
+    // The runs of the full objective decide; the first phase is the fallback.
+    let (runs, proven) = if seconds_runs.iter().any(|r| r.chosen.is_some()) || !improve {
+        (if improve { &seconds_runs } else { &firsts }, true)
+    } else {
+        (&firsts, false)
+    };
     let bound = runs
         .iter()
         .map(|r| r.bound)
@@ -158,27 +208,22 @@ pub fn solve(league: &League, opts: &Options) -> Result<Solved, SolveError> {
             .total_cmp(&b.objective)
             .then(a.seed.cmp(&b.seed))
     });
-    let base = Solved {
-        outcome: Outcome::TimedOut,
-        schedule: None,
-        objective: None,
-        bound,
-        seconds,
-        first_valid_seconds,
-        runs: runs.len(),
-        columns,
-        rows,
-    };
     if let Some(best) = best {
         let schedule = schedule_of(&cand, best.chosen.as_deref().unwrap_or(&[]), league);
+        if !proven {
+            // Valid, but the quality model found nothing in time: no bound to report.
+            return Ok(Solved {
+                outcome: Outcome::Feasible { gap: f64::INFINITY },
+                schedule: Some(schedule),
+                ..base
+            });
+        }
         let bound = bound.unwrap_or(best.objective).min(best.objective);
         let gap = relative_gap(best.objective, bound);
         let outcome = if runs.iter().any(|r| r.status == RunStatus::Optimal) || gap <= 1e-9 {
             Outcome::Optimal
         } else {
-            Outcome::Feasible {
-                gap: gap.max(best.gap.min(gap)),
-            }
+            Outcome::Feasible { gap }
         };
         return Ok(Solved {
             outcome,
@@ -188,7 +233,7 @@ pub fn solve(league: &League, opts: &Options) -> Result<Solved, SolveError> {
             ..base
         });
     }
-    if runs.iter().any(|r| r.status == RunStatus::Infeasible) {
+    if firsts.iter().any(|r| r.status == RunStatus::Infeasible) {
         return Ok(Solved {
             outcome: Outcome::Infeasible(vec![
                 "no schedule satisfies all the rules together: the solver proved the model infeasible \
@@ -211,14 +256,18 @@ fn relative_gap(objective: f64, bound: f64) -> f64 {
     }
 }
 
-fn run_once(
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn run_once(
     league: &League,
     cand: &Candidates,
+    weights: &Weights,
     opts: &Options,
     seed: u64,
     started: Instant,
-) -> Result<(Run, usize, usize), SolveError> {
-    let mip = formulate::build(league, cand, &opts.weights);
+    time_limit: f64,
+    start: Option<&[f64]>,
+) -> Result<Run, SolveError> {
+    let mip = formulate::build(league, cand, weights);
     let columns = mip.vars.len();
     let rows = mip.constraints.len();
     let x_len = mip.x.len();
@@ -230,11 +279,16 @@ fn run_once(
         .try_into_inner()
         .map_err(|e| SolveError::Backend(e.to_string()))?;
     model.make_quiet();
-    let remaining = (opts.time_limit - started.elapsed().as_secs_f64()).max(0.5);
     set_option(&mut model, "threads", 1)?;
     set_option(&mut model, "random_seed", (seed % (i32::MAX as u64)) as i32)?;
-    set_option(&mut model, "time_limit", remaining)?;
+    set_option(&mut model, "time_limit", time_limit.max(0.2))?;
     set_option(&mut model, "mip_rel_gap", opts.gap)?;
+    if let Some(start) = start {
+        let mut cols = start.to_vec();
+        cols.resize(columns, 0.0);
+        // A hint only: if HiGHS refuses it, the solve goes on without it.
+        let _ = model.try_set_solution(Some(&cols), None, None, None);
+    }
     let solved = model
         .try_solve()
         .map_err(|e| SolveError::Backend(format!("HiGHS could not solve: {e:?}")))?;
@@ -250,9 +304,6 @@ fn run_once(
     let bound = solved
         .double_info_value(c"mip_dual_bound")
         .unwrap_or(f64::NEG_INFINITY);
-    let gap = solved
-        .double_info_value(c"mip_gap")
-        .unwrap_or(f64::INFINITY);
     let objective = solved.objective_value();
     let chosen = if has_solution && status != RunStatus::Infeasible {
         let values = solved.get_solution();
@@ -264,19 +315,16 @@ fn run_once(
     } else {
         None
     };
-    Ok((
-        Run {
-            seed,
-            status,
-            objective,
-            bound,
-            gap,
-            seconds,
-            chosen,
-        },
+    Ok(Run {
+        seed,
+        status,
+        objective,
+        bound,
+        seconds,
+        chosen,
         columns,
         rows,
-    ))
+    })
 }
 
 fn set_option<V: highs::HighsOptionValue>(

@@ -13,11 +13,13 @@ pub fn league(text: &str) -> League {
     }
 }
 
+/// Rule tests need valid schedules, not the best ones: only `avoid` is weighed.
 pub fn opts() -> Options {
     Options {
         time_limit: 30.0,
         seed: 0,
         threads: 1,
+        weights: Some(fixtures::model::Weights::avoid_only()),
         ..Options::default()
     }
 }
