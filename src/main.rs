@@ -80,6 +80,7 @@ fn main() -> ExitCode {
                 time_limit,
                 seed,
                 gap,
+                progress: true,
                 ..solve::Options::default()
             };
             if let Some(t) = threads {

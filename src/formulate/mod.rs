@@ -63,11 +63,22 @@ pub const PASSES: &[(&str, Pass)] = &[
 
 /// The whole model of a league.
 pub fn build(league: &League, cand: &Candidates, weights: &Weights) -> Mip {
+    build_for(league, cand, weights, None)
+}
+
+/// The model with the quality terms of only the teams marked in `teams` (all when `None`):
+/// when most fixtures are pinned, the other teams' quality is a constant.
+pub fn build_for(
+    league: &League,
+    cand: &Candidates,
+    weights: &Weights,
+    teams: Option<&[bool]>,
+) -> Mip {
     let mut mip = Mip::new(cand);
     for (_, pass) in PASSES {
         pass(league, cand, &mut mip);
     }
     rules::avoid_dates(league, cand, &mut mip, weights.avoid);
-    quality::add_quality(league, cand, &mut mip, weights);
+    quality::add_quality(league, cand, &mut mip, weights, teams);
     mip
 }

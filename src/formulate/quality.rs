@@ -49,7 +49,13 @@ fn cont(mip: &mut Mip, max: f64) -> Variable {
     mip.vars.add(variable().min(0.0).max(max))
 }
 
-pub fn add_quality(league: &League, cand: &Candidates, mip: &mut Mip, w: &Weights) {
+pub fn add_quality(
+    league: &League,
+    cand: &Candidates,
+    mip: &mut Mip,
+    w: &Weights,
+    teams: Option<&[bool]>,
+) {
     if w.breaks == 0.0 && w.long_rest == 0.0 && w.spread == 0.0 && w.spread_max == 0.0 {
         return;
     }
@@ -61,6 +67,9 @@ pub fn add_quality(league: &League, cand: &Candidates, mip: &mut Mip, w: &Weight
         None
     };
     for t in 0..league.teams.len() {
+        if teams.is_some_and(|only| !only[t]) {
+            continue;
+        }
         let td = team_dates(cand, mip, t);
         if td.dates.is_empty() {
             continue;

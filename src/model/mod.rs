@@ -61,7 +61,7 @@ impl Default for Weights {
             long_rest: 10.0,
             long_rest_days: 42,
             spread: 2.0,
-            spread_max: 100.0,
+            spread_max: 300.0,
         }
     }
 }

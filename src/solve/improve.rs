@@ -6,13 +6,16 @@
 //! widen when a whole round of them brings nothing. A last run of the full model from the best
 //! schedule found gives the proven bound (and sometimes a further improvement).
 
-use super::{run_once, Options, Run, RunStatus, SolveError};
+use super::{run_once, Options, Run, RunSpec, RunStatus, SolveError};
 use crate::formulate::Candidates;
 use crate::model::{League, Weights};
 use std::time::Instant;
 
 /// Share of the time limit given to fix-and-optimise; the rest goes to the final full run.
 const IMPROVE_SHARE: f64 = 0.8;
+/// Branch-and-bound nodes for one move: its bound is weak, so HiGHS finds the better schedule
+/// early and would spend the rest proving it; many cheap moves beat a few proven ones.
+const MOVE_NODES: i32 = 200;
 
 pub(crate) fn improve(
     league: &League,
@@ -28,6 +31,10 @@ pub(crate) fn improve(
     for &s in chosen {
         cur[cand.slots[s].fixture] = s;
     }
+    // Rules with indicator binaries make a warm start of x alone infeasible, so there a move
+    // is checked against the value of the current schedule instead of trusted.
+    let check_moves = league.rules.max_consecutive_weeks.is_some()
+        || league.clubs.iter().any(|c| c.max_home_dates.is_some());
     let hoods = neighbourhoods(league, cand, &cur);
     let mut rng = seed
         .wrapping_mul(6364136223846793005)
@@ -38,17 +45,17 @@ pub(crate) fn improve(
             .wrapping_add(1442695040888963407);
         (rng >> 33) as usize
     };
-    let mut cur_obj = f64::INFINITY;
     let deadline = opts.time_limit * IMPROVE_SHARE;
-    let per_run = (opts.time_limit / 12.0).clamp(2.0, 20.0);
+    let per_run = (opts.time_limit / 30.0).clamp(1.0, 10.0);
     let mut width = 1;
     let mut iteration = 0u64;
+    let mut moved_total = 0usize;
     while deadline - elapsed() > 0.5 && !hoods.is_empty() {
         let mut order: Vec<usize> = (0..hoods.len()).collect();
         for i in (1..order.len()).rev() {
             order.swap(i, next() % (i + 1));
         }
-        let round_start = cur_obj;
+        let mut moved_in_round = 0usize;
         for k in 0..order.len() {
             if deadline - elapsed() <= 0.5 {
                 break;
@@ -59,69 +66,107 @@ pub(crate) fn improve(
                     free[f] = true;
                 }
             }
+            let mut touched = vec![false; league.teams.len()];
+            for (f, fx) in cand.fixtures.iter().enumerate() {
+                if free[f] {
+                    touched[fx.a] = true;
+                    touched[fx.b] = true;
+                }
+            }
+            iteration += 1;
+            let spec = |time_limit, start| RunSpec {
+                weights,
+                seed: seed.wrapping_add(iteration),
+                time_limit,
+                max_nodes: Some(MOVE_NODES),
+                start,
+                teams: Some(&touched),
+            };
             let (sub, map) = cand.restricted(&free, &cur);
             let start: Vec<f64> = map
                 .iter()
                 .map(|&s| f64::from(u8::from(cur[cand.slots[s].fixture] == s)))
                 .collect();
-            iteration += 1;
             let limit = per_run.min(deadline - elapsed());
-            let run = run_once(
-                league,
-                &sub,
-                weights,
-                opts,
-                seed.wrapping_add(iteration),
-                started,
-                limit,
-                Some(&start),
-            )?;
-            if let Some(ch) = &run.chosen {
-                if run.objective < cur_obj - 1e-6 {
-                    for &s in ch {
-                        let old = map[s];
-                        cur[cand.slots[old].fixture] = old;
-                    }
-                    cur_obj = run.objective;
+            let run = run_once(league, &sub, opts, started, &spec(limit, Some(&start)))?;
+            let Some(ch) = &run.chosen else { continue };
+            if check_moves {
+                let (pinned, _) = cand.restricted(&vec![false; cand.fixtures.len()], &cur);
+                let now = run_once(league, &pinned, opts, started, &spec(limit, None))?;
+                if now.chosen.is_none() || run.objective >= now.objective - 1e-6 {
+                    continue;
                 }
             }
+            let mut moved = 0;
+            for &s in ch {
+                let old = map[s];
+                let f = cand.slots[old].fixture;
+                if cur[f] != old {
+                    cur[f] = old;
+                    moved += 1;
+                }
+            }
+            moved_in_round += moved;
+            moved_total += moved;
+            if opts.progress && moved > 0 {
+                eprintln!(
+                    "progress: seed {seed}, move {iteration}: {moved} of {} free fixtures moved, {:.1} s",
+                    free.iter().filter(|f| **f).count(),
+                    elapsed()
+                );
+            }
         }
-        if cur_obj >= round_start - 1e-6 {
+        if moved_in_round == 0 {
             width = (width * 2).min(hoods.len());
-            if width == hoods.len() && round_start.is_finite() {
+            if width == hoods.len() {
                 break; // the whole league at once is the final run's job
             }
         }
     }
-    // The final run: the full model, started from the best schedule.
+    // The final run: the full model, started from the best schedule; it also gives the bound.
     let mut start = vec![0.0; cand.slots.len()];
     for &s in &cur {
         start[s] = 1.0;
     }
-    let left = opts.time_limit - elapsed();
-    let full = run_once(
-        league,
-        cand,
+    let full_spec = |time_limit, start| RunSpec {
         weights,
-        opts,
         seed,
-        started,
-        left,
-        Some(&start),
-    )?;
-    let better = full
-        .chosen
-        .as_ref()
-        .is_some_and(|_| full.objective <= cur_obj + 1e-6);
-    if better {
+        time_limit,
+        max_nodes: None,
+        start,
+        teams: None,
+    };
+    let left = opts.time_limit - elapsed();
+    let full = run_once(league, cand, opts, started, &full_spec(left, Some(&start)))?;
+    // The value of our schedule in the full model: all of it pinned, quality terms free.
+    let (pinned, _) = cand.restricted(&vec![false; cand.fixtures.len()], &cur);
+    let ours = run_once(league, &pinned, opts, started, &full_spec(10.0, None))?;
+    let cur_obj = if ours.chosen.is_some() {
+        ours.objective
+    } else {
+        f64::INFINITY
+    };
+    if opts.progress {
+        let best = full.objective.min(cur_obj);
+        let gap = if full.bound.is_finite() && best.abs() > 1e-9 {
+            format!("{:.1}%", (best - full.bound) / best.abs() * 100.0)
+        } else {
+            "-".into()
+        };
+        eprintln!(
+            "progress: seed {seed}: {iteration} moves moved {moved_total} fixtures; incumbent {best:.2}, bound {:.2}, gap {gap}, {:.1} s",
+            full.bound,
+            elapsed()
+        );
+    }
+    if full.chosen.is_some() && full.objective <= cur_obj + 1e-6 {
         return Ok(full);
     }
     Ok(Run {
         seed,
-        status: if full.status == RunStatus::Infeasible {
-            RunStatus::Feasible
-        } else {
-            full.status.min_feasible()
+        status: match full.status {
+            RunStatus::Optimal | RunStatus::Infeasible => RunStatus::Feasible,
+            s => s,
         },
         objective: cur_obj,
         bound: full.bound,
@@ -132,30 +177,19 @@ pub(crate) fn improve(
     })
 }
 
-impl RunStatus {
-    /// A run that did not better our schedule cannot have proven it optimal.
-    fn min_feasible(self) -> RunStatus {
-        match self {
-            RunStatus::Optimal => RunStatus::Feasible,
-            s => s,
-        }
-    }
-}
-
-/// Fixture sets to re-optimise: each division, and every fixture dated in a six-week window
-/// (windows every three weeks), which cuts across divisions sharing venues and clubs.
+/// Fixture sets to re-optimise: every fixture of one team; every fixture dated in a
+/// three-week window (windows a week apart), which cuts across divisions sharing venues and
+/// clubs; and each whole division.
 fn neighbourhoods(league: &League, cand: &Candidates, cur: &[usize]) -> Vec<Vec<usize>> {
-    let mut out: Vec<Vec<usize>> = (0..league.divisions.len())
-        .map(|d| {
-            (0..cand.fixtures.len())
-                .filter(|&f| cand.fixtures[f].division == d)
-                .collect::<Vec<_>>()
-        })
-        .filter(|v| !v.is_empty())
+    let mut out: Vec<Vec<usize>> = cand
+        .fixtures_of
+        .iter()
+        .filter(|f| !f.is_empty())
+        .cloned()
         .collect();
     let mut start = league.start;
     while start <= league.end {
-        let end = start + chrono::Days::new(41);
+        let end = start + chrono::Days::new(20);
         let set: Vec<usize> = (0..cand.fixtures.len())
             .filter(|&f| {
                 let d = cand.slots[cur[f]].date;
@@ -165,7 +199,16 @@ fn neighbourhoods(league: &League, cand: &Candidates, cur: &[usize]) -> Vec<Vec<
         if !set.is_empty() {
             out.push(set);
         }
-        start = start + chrono::Days::new(21);
+        start = start + chrono::Days::new(7);
     }
+    out.extend(
+        (0..league.divisions.len())
+            .map(|d| {
+                (0..cand.fixtures.len())
+                    .filter(|&f| cand.fixtures[f].division == d)
+                    .collect::<Vec<_>>()
+            })
+            .filter(|v| !v.is_empty()),
+    );
     out
 }

@@ -39,6 +39,8 @@ pub struct Options {
     pub gap: f64,
     /// Replaces the league file's weights.
     pub weights: Option<Weights>,
+    /// Print a progress line (incumbent, bound, gap, elapsed) on stderr as the solve improves.
+    pub progress: bool,
 }
 
 impl Default for Options {
@@ -49,6 +51,7 @@ impl Default for Options {
             threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
             gap: 1e-4,
             weights: None,
+            progress: false,
         }
     }
 }
@@ -148,12 +151,16 @@ pub fn solve(league: &League, opts: &Options) -> Result<Solved, SolveError> {
                 let first = run_once(
                     league,
                     &cand,
-                    &first_weights,
                     opts,
-                    seed,
                     started,
-                    left(),
-                    None,
+                    &RunSpec {
+                        weights: &first_weights,
+                        seed,
+                        time_limit: left(),
+                        max_nodes: None,
+                        start: None,
+                        teams: None,
+                    },
                 )?;
                 let second = match &first.chosen {
                     Some(chosen) if improve => Some(improve::improve(
@@ -218,9 +225,17 @@ pub fn solve(league: &League, opts: &Options) -> Result<Solved, SolveError> {
                 ..base
             });
         }
-        let bound = bound.unwrap_or(best.objective).min(best.objective);
-        let gap = relative_gap(best.objective, bound);
-        let outcome = if runs.iter().any(|r| r.status == RunStatus::Optimal) || gap <= 1e-9 {
+        let bound_found = bound.is_some();
+        let bound = bound.map_or(f64::NEG_INFINITY, |b| b.min(best.objective));
+        let gap = if bound_found {
+            relative_gap(best.objective, bound)
+        } else {
+            f64::INFINITY
+        };
+        // Optimal only when proven: by a run's status, or by a finite bound meeting the objective.
+        let proven_optimal =
+            runs.iter().any(|r| r.status == RunStatus::Optimal) || (bound_found && gap <= 1e-9);
+        let outcome = if proven_optimal {
             Outcome::Optimal
         } else {
             Outcome::Feasible { gap }
@@ -229,7 +244,7 @@ pub fn solve(league: &League, opts: &Options) -> Result<Solved, SolveError> {
             outcome,
             schedule: Some(schedule),
             objective: Some(best.objective),
-            bound: Some(bound),
+            bound: bound_found.then_some(bound),
             ..base
         });
     }
@@ -256,18 +271,28 @@ fn relative_gap(objective: f64, bound: f64) -> f64 {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// What one HiGHS run solves, and how long it may take.
+pub(crate) struct RunSpec<'a> {
+    pub weights: &'a Weights,
+    pub seed: u64,
+    pub time_limit: f64,
+    /// Branch-and-bound nodes at most.
+    pub max_nodes: Option<i32>,
+    /// Values of the first columns to start from.
+    pub start: Option<&'a [f64]>,
+    /// Quality terms for these teams only.
+    pub teams: Option<&'a [bool]>,
+}
+
 pub(crate) fn run_once(
     league: &League,
     cand: &Candidates,
-    weights: &Weights,
     opts: &Options,
-    seed: u64,
     started: Instant,
-    time_limit: f64,
-    start: Option<&[f64]>,
+    spec: &RunSpec,
 ) -> Result<Run, SolveError> {
-    let mip = formulate::build(league, cand, weights);
+    let seed = spec.seed;
+    let mip = formulate::build_for(league, cand, spec.weights, spec.teams);
     let columns = mip.vars.len();
     let rows = mip.constraints.len();
     let x_len = mip.x.len();
@@ -281,9 +306,12 @@ pub(crate) fn run_once(
     model.make_quiet();
     set_option(&mut model, "threads", 1)?;
     set_option(&mut model, "random_seed", (seed % (i32::MAX as u64)) as i32)?;
-    set_option(&mut model, "time_limit", time_limit.max(0.2))?;
+    set_option(&mut model, "time_limit", spec.time_limit.max(0.2))?;
     set_option(&mut model, "mip_rel_gap", opts.gap)?;
-    if let Some(start) = start {
+    if let Some(n) = spec.max_nodes {
+        set_option(&mut model, "mip_max_nodes", n)?;
+    }
+    if let Some(start) = spec.start {
         let mut cols = start.to_vec();
         cols.resize(columns, 0.0);
         // A hint only: if HiGHS refuses it, the solve goes on without it.
