@@ -35,6 +35,34 @@ pub(crate) fn improve(
     // is checked against the value of the current schedule instead of trusted.
     let check_moves = league.rules.max_consecutive_weeks.is_some()
         || league.clubs.iter().any(|c| c.max_home_dates.is_some());
+    // Small leagues: the full model from the valid schedule may prove the optimum outright.
+    let mut first_start = vec![0.0; cand.slots.len()];
+    for &s in &cur {
+        first_start[s] = 1.0;
+    }
+    let quick = run_once(
+        league,
+        cand,
+        opts,
+        started,
+        &RunSpec {
+            weights,
+            seed,
+            time_limit: (opts.time_limit * 0.1).min(5.0),
+            max_nodes: None,
+            start: Some(&first_start),
+            teams: None,
+        },
+    )?;
+    if let Some(ch) = &quick.chosen {
+        if quick.status == RunStatus::Optimal {
+            return Ok(quick);
+        }
+        // Warm-started, so no worse than the valid schedule: go on from it.
+        for &s in ch {
+            cur[cand.slots[s].fixture] = s;
+        }
+    }
     let hoods = neighbourhoods(league, cand, &cur);
     let mut rng = seed
         .wrapping_mul(6364136223846793005)
