@@ -55,3 +55,77 @@ fn break_objective_equals_checked_breaks() {
     // A1 opens with two home matches and has exactly two (balance 1 of 4): HHAA, two breaks.
     assert!(q.breaks >= 2, "{csv}");
 }
+
+/// Every schedule of a four-team single round robin on three Mondays, by enumeration: the
+/// fewest breaks any valid one has.
+fn fewest_breaks_by_enumeration() -> usize {
+    let pairs = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)];
+    let mut best = usize::MAX;
+    for code in 0..(3usize.pow(6) * 64) {
+        let (mut dates, flips) = (code / 64, code % 64);
+        let mut plays = [[None::<bool>; 3]; 4]; // [team][date] = Some(home?)
+        let mut ok = true;
+        for (i, &(a, b)) in pairs.iter().enumerate() {
+            let d = dates % 3;
+            dates /= 3;
+            let a_home = flips & (1 << i) == 0;
+            for (t, home) in [(a, a_home), (b, !a_home)] {
+                ok &= plays[t][d].is_none();
+                plays[t][d] = Some(home);
+            }
+        }
+        if !ok {
+            continue;
+        }
+        let mut breaks = 0;
+        for p in &plays {
+            let sides: Vec<bool> = p.iter().flatten().copied().collect();
+            let home = sides.iter().filter(|h| **h).count();
+            ok &= home == 1 || home == 2; // home_away_balance = 1 over 3 matches
+            breaks += sides.windows(2).filter(|w| w[0] == w[1]).count();
+        }
+        if ok {
+            best = best.min(breaks);
+        }
+    }
+    best
+}
+
+#[test]
+fn solve_finds_the_enumerated_optimum() {
+    let mut league = Lg::new("2027-01-04", "2027-01-18")
+        .rule("min_days_between = 7")
+        .division("D", "single")
+        .club("A", "")
+        .club("B", "")
+        .club("C", "")
+        .club("E", "")
+        .team("A", "A", "D", "")
+        .team("B", "B", "D", "")
+        .team("C", "C", "D", "")
+        .team("E", "E", "D", "")
+        .league();
+    for t in &mut league.teams {
+        t.hosting = fixtures::model::Hosting::Nights(vec![chrono::Weekday::Mon]);
+    }
+    let optimum = fewest_breaks_by_enumeration();
+    assert_eq!(optimum, 2, "the known minimum for four teams is n - 2");
+    let opts = Options {
+        time_limit: 60.0,
+        threads: 1,
+        weights: Some(Weights {
+            breaks: 1.0,
+            avoid: 0.0,
+            long_rest: 0.0,
+            spread: 0.0,
+            spread_max: 0.0,
+            ..Weights::default()
+        }),
+        ..Options::default()
+    };
+    let solved = solve::solve(&league, &opts).unwrap();
+    assert_eq!(solved.outcome, Outcome::Optimal);
+    assert_eq!(solved.objective.unwrap().round() as usize, optimum);
+    let csv = fixtures::report::csv_string(&league, solved.schedule.as_ref().unwrap());
+    assert_eq!(check_csv(&league, &csv).quality.breaks, optimum);
+}
