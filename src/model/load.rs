@@ -638,13 +638,14 @@ impl<'a> Cx<'a> {
         };
 
         // A team's own `home_dates` or `nights` replaces whatever its club says.
-        let hosting = if let Some(d) = own.home_dates {
+        let src = if own.home_dates.is_some() || own.nights.is_some() {
+            own
+        } else {
+            of_club
+        };
+        let hosting = if let Some(d) = src.home_dates {
             Some(Hosting::Dates(self.dates(Some(d), "home_dates")))
-        } else if let Some(n) = own.nights {
-            Some(Hosting::Nights(self.weekdays(n, "nights")))
-        } else if let Some(d) = of_club.home_dates {
-            Some(Hosting::Dates(self.dates(Some(d), "home_dates")))
-        } else if let Some(n) = of_club.nights {
+        } else if let Some(n) = src.nights {
             Some(Hosting::Nights(self.weekdays(n, "nights")))
         } else {
             self.err(
