@@ -16,6 +16,8 @@ const IMPROVE_SHARE: f64 = 0.8;
 /// Branch-and-bound nodes for one move: its bound is weak, so HiGHS finds the better schedule
 /// early and would spend the rest proving it; many cheap moves beat a few proven ones.
 const MOVE_NODES: i32 = 200;
+/// Seconds kept back from the final run of the full model (plus one per 40,000 columns).
+const FINAL_MARGIN: f64 = 2.0;
 
 pub(crate) fn improve(
     league: &League,
@@ -74,7 +76,7 @@ pub(crate) fn improve(
         (rng >> 33) as usize
     };
     let deadline = opts.time_limit * IMPROVE_SHARE;
-    let per_run = (opts.time_limit / 30.0).clamp(1.0, 10.0);
+    let per_run = (opts.time_limit / 100.0).clamp(0.3, 3.0);
     let mut width = 1;
     let mut iteration = 0u64;
     let mut moved_total = 0usize;
@@ -164,16 +166,21 @@ pub(crate) fn improve(
         start,
         teams: None,
     };
-    let left = opts.time_limit - elapsed();
-    let full = run_once(league, cand, opts, started, &full_spec(left, Some(&start)))?;
-    // The value of our schedule in the full model: all of it pinned, quality terms free.
+    // The value of our schedule in the full model: all of it pinned, quality terms free
+    // (an LP in effect). Measured first, so the final run cannot overrun the time limit.
     let (pinned, _) = cand.restricted(&vec![false; cand.fixtures.len()], &cur);
-    let ours = run_once(league, &pinned, opts, started, &full_spec(10.0, None))?;
+    let left = opts.time_limit - elapsed();
+    let ours = run_once(league, &pinned, opts, started, &full_spec(left, None))?;
     let cur_obj = if ours.chosen.is_some() {
         ours.objective
     } else {
         f64::INFINITY
     };
+    // HiGHS checks its clock only between phases, and presolving a large model takes a while:
+    // keep a margin so the whole solve ends within its limit.
+    let margin = FINAL_MARGIN + quick.columns as f64 / 40_000.0;
+    let left = opts.time_limit - elapsed() - margin;
+    let full = run_once(league, cand, opts, started, &full_spec(left, Some(&start)))?;
     if opts.progress {
         let best = full.objective.min(cur_obj);
         let gap = if full.bound.is_finite() && best.abs() > 1e-9 {

@@ -306,10 +306,13 @@ pub(crate) fn run_once(
     model.make_quiet();
     set_option(&mut model, "threads", 1)?;
     set_option(&mut model, "random_seed", (seed % (i32::MAX as u64)) as i32)?;
-    set_option(&mut model, "time_limit", spec.time_limit.max(0.2))?;
+    set_option(&mut model, "time_limit", spec.time_limit.max(0.1))?;
     set_option(&mut model, "mip_rel_gap", opts.gap)?;
     if let Some(n) = spec.max_nodes {
+        // A move: small model, warm start; restarts and heavy heuristics cost more than they find.
         set_option(&mut model, "mip_max_nodes", n)?;
+        set_option(&mut model, "mip_allow_restart", false)?;
+        set_option(&mut model, "mip_heuristic_effort", 0.01)?;
     }
     if let Some(start) = spec.start {
         let mut cols = start.to_vec();
