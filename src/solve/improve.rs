@@ -33,10 +33,6 @@ pub(crate) fn improve(
     for &s in chosen {
         cur[cand.slots[s].fixture] = s;
     }
-    // Rules with indicator binaries make a warm start of x alone infeasible, so there a move
-    // is checked against the value of the current schedule instead of trusted.
-    let check_moves = league.rules.max_consecutive_weeks.is_some()
-        || league.clubs.iter().any(|c| c.max_home_dates.is_some());
     // Small leagues: the full model from the valid schedule may prove the optimum outright.
     let mut first_start = vec![0.0; cand.slots.len()];
     for &s in &cur {
@@ -120,12 +116,13 @@ pub(crate) fn improve(
             let limit = per_run.min(deadline - elapsed());
             let run = run_once(league, &sub, opts, started, &spec(limit, Some(&start)))?;
             let Some(ch) = &run.chosen else { continue };
-            if check_moves {
-                let (pinned, _) = cand.restricted(&vec![false; cand.fixtures.len()], &cur);
-                let now = run_once(league, &pinned, opts, started, &spec(limit, None))?;
-                if now.chosen.is_none() || run.objective >= now.objective - 1e-6 {
-                    continue;
-                }
+            // A move counts only when it is better than the current schedule on the same terms
+            // (the touched teams' quality): its value comes from the move's model with every
+            // fixture pinned, a small LP. This also guards against a warm start HiGHS refused.
+            let (pinned, _) = cand.restricted(&vec![false; cand.fixtures.len()], &cur);
+            let now = run_once(league, &pinned, opts, started, &spec(limit, None))?;
+            if now.chosen.is_none() || run.objective >= now.objective - 1e-6 {
+                continue;
             }
             let mut moved = 0;
             for &s in ch {
@@ -147,7 +144,7 @@ pub(crate) fn improve(
             }
         }
         if moved_in_round == 0 {
-            width = (width * 2).min(hoods.len());
+            width = (width * 4).min(hoods.len());
             if width == hoods.len() {
                 break; // the whole league at once is the final run's job
             }
