@@ -437,3 +437,27 @@ fn impossible_league_is_infeasible_not_timed_out() {
         other => panic!("expected infeasible, got {other:?}"),
     }
 }
+
+#[test]
+fn venue_too_small_is_reported_with_its_teams() {
+    // Four teams of one club share a hall of capacity 1 open on two Mondays; a double round
+    // robin needs 12 home matches there.
+    let league = Lg::new("2027-01-04", "2027-01-11")
+        .division("D", "double")
+        .venue("Hall", "capacity = 1")
+        .raw("[[club]]\nname = \"X\"\nvenue = \"Hall\"\nnights = [\"Mon\"]\n")
+        .team("X1", "X", "D", "")
+        .team("X2", "X", "D", "")
+        .team("X3", "X", "D", "")
+        .team("X4", "X", "D", "")
+        .league();
+    match solve(&league).outcome {
+        Outcome::Infeasible(reasons) => assert!(
+            reasons.iter().any(|r| r.contains(
+                "Hall must host at least 12 home matches of X1, X2, X3, X4 but has room for only 2"
+            )),
+            "{reasons:?}"
+        ),
+        other => panic!("expected infeasible, got {other:?}"),
+    }
+}

@@ -101,6 +101,7 @@ pub fn candidates(league: &League) -> Result<Candidates, Impossible> {
     };
     if problems.is_empty() {
         problems.extend(too_few_dates(league, &cand));
+        problems.extend(venue_too_small(league, &cand));
     }
     if problems.is_empty() {
         Ok(cand)
@@ -150,6 +151,61 @@ fn no_date_message(league: &League, f: &Fixture, internal: bool) -> String {
         msg.push_str(&top.join("; "));
     }
     msg
+}
+
+/// A venue must hold its teams' home matches: at least the fewest each team can host under
+/// `home_away_balance` (all of them for a double round robin's fixed home fixtures), within its
+/// capacity on the dates those matches can be played there.
+fn venue_too_small(league: &League, cand: &Candidates) -> Vec<String> {
+    let b = league.rules.home_away_balance as usize;
+    let mut out = Vec::new();
+    for (v, venue) in league.venues.iter().enumerate() {
+        let teams: Vec<usize> = (0..league.teams.len())
+            .filter(|&t| league.teams[t].venue == v)
+            .collect();
+        if teams.is_empty() {
+            continue;
+        }
+        let mut needed = 0;
+        for &t in &teams {
+            let n = cand.fixtures_of[t].len();
+            let always_home = cand.fixtures_of[t]
+                .iter()
+                .filter(|&&f| {
+                    let slots = &cand.by_fixture[f];
+                    !slots.is_empty() && slots.iter().all(|&s| cand.slots[s].home == t)
+                })
+                .count();
+            // |H - (n - H)| <= b  =>  H >= (n - b) / 2, rounded up.
+            needed += always_home.max(n.saturating_sub(b).div_ceil(2));
+        }
+        let mut dates: Vec<NaiveDate> = cand
+            .slots
+            .iter()
+            .filter(|s| league.teams[s.home].venue == v)
+            .map(|s| s.date)
+            .collect();
+        dates.sort();
+        dates.dedup();
+        let room: usize = dates.iter().map(|&d| venue.capacity_on(d) as usize).sum();
+        if room < needed {
+            let names: Vec<&str> = teams
+                .iter()
+                .map(|&t| league.teams[t].name.as_str())
+                .collect();
+            let span = match (dates.first(), dates.last()) {
+                (Some(a), Some(z)) => format!(" between {a} and {z}"),
+                _ => String::new(),
+            };
+            out.push(format!(
+                "{} must host at least {needed} home matches of {} but has room for only {room} on the {} dates{span} they can be played there",
+                venue.name,
+                names.join(", "),
+                dates.len()
+            ));
+        }
+    }
+    out
 }
 
 /// A team needs as many dates, `min_days_between` apart, as it has fixtures.
