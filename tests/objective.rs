@@ -129,3 +129,29 @@ fn solve_finds_the_enumerated_optimum() {
     let csv = fixtures::report::csv_string(&league, solved.schedule.as_ref().unwrap());
     assert_eq!(check_csv(&league, &csv).quality.breaks, optimum);
 }
+
+/// Regression: the value of a schedule once depended on which dates were candidates (long
+/// waits were counted per candidate date), so the final bound could exceed the incumbent.
+#[test]
+fn bound_never_exceeds_the_objective_with_default_weights() {
+    let league = fixtures::model::parse_league(
+        include_str!("../instances/examples/mid-downs.toml"),
+        "mid-downs.toml",
+    )
+    .unwrap();
+    let opts = Options {
+        time_limit: 8.0,
+        threads: 1,
+        ..Options::default()
+    };
+    let solved = solve::solve(&league, &opts).unwrap();
+    let objective = solved.objective.expect("an objective");
+    if let Some(bound) = solved.bound {
+        assert!(
+            bound <= objective + 1e-6,
+            "bound {bound} > objective {objective}"
+        );
+    }
+    let csv = fixtures::report::csv_string(&league, solved.schedule.as_ref().unwrap());
+    assert!(check_csv(&league, &csv).is_valid());
+}

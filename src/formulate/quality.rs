@@ -77,11 +77,15 @@ pub fn add_quality(
         if w.breaks > 0.0 {
             breaks(mip, &td, w.breaks);
         }
-        if w.long_rest > 0.0 {
-            long_rest(league, mip, &td, t, w);
-        }
-        if w.spread > 0.0 || worst.is_some() {
-            spread(league, cand, mip, &td, t, w.spread, worst);
+        let n = cand.fixtures_of[t].len() as f64;
+        if w.long_rest > 0.0 || w.spread > 0.0 || worst.is_some() {
+            let cum = cumulative(mip, &td, n);
+            if w.long_rest > 0.0 {
+                long_rest(league, mip, &td, &cum, t, w);
+            }
+            if w.spread > 0.0 || worst.is_some() {
+                spread(league, mip, &td, &cum, n, w.spread, worst);
+            }
         }
     }
 }
@@ -121,57 +125,8 @@ pub fn breaks(mip: &mut Mip, td: &TeamDates, weight: f64) {
     }
 }
 
-/// Every `long_rest_days` consecutive days (from the team's start, within the season) hold a
-/// match of the team, or pay. Windows start at the team's start and the day after each of its
-/// candidate dates: those are the only windows not implied by another.
-pub fn long_rest(league: &League, mip: &mut Mip, td: &TeamDates, team: usize, w: &Weights) {
-    let g = w.long_rest_days as i64;
-    let first = league.teams[team].start.max(league.start);
-    let mut starts = vec![first];
-    starts.extend(td.dates.iter().map(|d| *d + chrono::Days::new(1)));
-    starts.retain(|s| *s >= first);
-    starts.dedup();
-    for s in starts {
-        let last = s + chrono::Days::new(g as u64 - 1);
-        if last > league.end {
-            continue;
-        }
-        let mut e = Expression::default();
-        let mut any = false;
-        for (i, d) in td.dates.iter().enumerate() {
-            if *d >= s && *d <= last {
-                e += td.plays[i].clone();
-                any = true;
-            }
-        }
-        let slack = cont(mip, 1.0);
-        mip.objective += w.long_rest * slack;
-        if any {
-            mip.constraints.push((e + slack).geq(1));
-        } else {
-            // No date at all in the window: the wait is forced, pay it as a constant.
-            mip.constraints.push(Expression::from(slack).geq(1));
-        }
-    }
-}
-
-/// Per week, the share of the team's matches played tracks the share of the season elapsed.
-#[allow(clippy::too_many_arguments)]
-pub fn spread(
-    league: &League,
-    cand: &Candidates,
-    mip: &mut Mip,
-    td: &TeamDates,
-    team: usize,
-    weight: f64,
-    worst: Option<Variable>,
-) {
-    let n = cand.fixtures_of[team].len() as f64;
-    if n == 0.0 {
-        return;
-    }
-    let season = ((league.end - league.start).num_days() + 1) as f64;
-    // Cumulative matches C_i = C_{i-1} + P_i.
+/// C_i = matches of the team up to d_i (inclusive), as a chain C_i = C_{i-1} + P_i.
+pub fn cumulative(mip: &mut Mip, td: &TeamDates, n: f64) -> Vec<Variable> {
     let mut cum: Vec<Variable> = Vec::with_capacity(td.dates.len());
     for i in 0..td.dates.len() {
         let c = cont(mip, n);
@@ -182,6 +137,72 @@ pub fn spread(
         mip.constraints.push(e.eq(0));
         cum.push(c);
     }
+    cum
+}
+
+/// The index of the team's last candidate date on or before `day`.
+fn last_date_by(td: &TeamDates, day: NaiveDate) -> Option<usize> {
+    td.dates.iter().rposition(|d| *d <= day)
+}
+
+/// Every day of the season (from the team's start) that begins `long_rest_days` days without
+/// a match of the team pays `long_rest`: a gap of `long_rest_days + k` days costs k + 1 days.
+/// Days whose windows hold the same candidate dates share one row, weighted by their count,
+/// so the value does not depend on which dates are candidates, only on the schedule.
+pub fn long_rest(
+    league: &League,
+    mip: &mut Mip,
+    td: &TeamDates,
+    cum: &[Variable],
+    team: usize,
+    w: &Weights,
+) {
+    let g = w.long_rest_days as u64;
+    let first = league.teams[team].start.max(league.start);
+    // (index of the last date in the window, index of the last date before it) -> days
+    let mut windows: BTreeMap<(Option<usize>, Option<usize>), f64> = BTreeMap::new();
+    let mut s = first;
+    while s + chrono::Days::new(g - 1) <= league.end {
+        let last = last_date_by(td, s + chrono::Days::new(g - 1));
+        let before = s.pred_opt().and_then(|p| last_date_by(td, p));
+        *windows.entry((last, before)).or_default() += 1.0;
+        s = s + chrono::Days::new(1);
+    }
+    for ((last, before), days) in windows {
+        match (last, before) {
+            (Some(l), b) if Some(l) != b => {
+                let slack = cont(mip, 1.0);
+                mip.objective += w.long_rest * days * slack;
+                let mut e = Expression::from(cum[l]) + slack;
+                if let Some(b) = b {
+                    e -= cum[b];
+                }
+                mip.constraints.push(e.geq(1));
+            }
+            _ => {
+                // No candidate date in the window: the wait is forced, a constant.
+                let slack = mip.vars.add(variable().min(1.0).max(1.0));
+                mip.objective += w.long_rest * days * slack;
+            }
+        }
+    }
+}
+
+/// Per week, the share of the team's matches played tracks the share of the season elapsed.
+#[allow(clippy::too_many_arguments)]
+pub fn spread(
+    league: &League,
+    mip: &mut Mip,
+    td: &TeamDates,
+    cum: &[Variable],
+    n: f64,
+    weight: f64,
+    worst: Option<Variable>,
+) {
+    if n == 0.0 {
+        return;
+    }
+    let season = ((league.end - league.start).num_days() + 1) as f64;
     let z = cont(mip, 1.0);
     if weight > 0.0 {
         mip.objective += weight * z;
@@ -197,7 +218,7 @@ pub fn spread(
     checks.push(league.end);
     for c in checks {
         let elapsed = ((c - league.start).num_days() + 1) as f64 / season;
-        let played: Expression = match td.dates.iter().rposition(|d| *d <= c) {
+        let played: Expression = match last_date_by(td, c) {
             Some(i) => cum[i].into(),
             None => Expression::default(),
         };

@@ -41,8 +41,8 @@ pub struct Weights {
     pub breaks: f64,
     /// Per fixture on a date one of its teams would rather avoid.
     pub avoid: f64,
-    /// Per window of `long_rest_days` days (within the season, from a team's start) in which
-    /// a team has no match.
+    /// Per day (within the season, from a team's start) that begins `long_rest_days` days
+    /// without a match of the team: a wait of `long_rest_days + k` days costs k + 1 days.
     pub long_rest: f64,
     /// The gap in days that counts as too long a wait.
     pub long_rest_days: u32,
@@ -58,7 +58,7 @@ impl Default for Weights {
         Weights {
             breaks: 3.0,
             avoid: 10.0,
-            long_rest: 10.0,
+            long_rest: 2.0,
             long_rest_days: 42,
             spread: 2.0,
             spread_max: 300.0,
