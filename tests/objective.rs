@@ -5,6 +5,23 @@ use common::*;
 use fixtures::model::Weights;
 use fixtures::solve::{self, Options, Outcome};
 
+/// Every weight 0 but breaks: the objective is the break count.
+fn breaks_only() -> Options {
+    Options {
+        time_limit: 60.0,
+        threads: 1,
+        weights: Some(Weights {
+            breaks: 1.0,
+            avoid: 0.0,
+            long_rest: 0.0,
+            spread: 0.0,
+            spread_max: 0.0,
+            ..Weights::default()
+        }),
+        ..Options::default()
+    }
+}
+
 #[test]
 fn break_objective_equals_checked_breaks() {
     // Five teams, single round robin, every night possible: breaks are the only cost.
@@ -32,20 +49,7 @@ fn break_objective_equals_checked_breaks() {
             date: d.parse().unwrap(),
         });
     }
-    let weights = Weights {
-        breaks: 1.0,
-        avoid: 0.0,
-        long_rest: 0.0,
-        spread: 0.0,
-        spread_max: 0.0,
-        ..Weights::default()
-    };
-    let opts = Options {
-        time_limit: 60.0,
-        threads: 1,
-        weights: Some(weights),
-        ..Options::default()
-    };
+    let opts = breaks_only();
     let solved = solve::solve(&league, &opts).unwrap();
     assert_eq!(solved.outcome, Outcome::Optimal, "{:?}", solved.outcome);
     let csv = fixtures::report::csv_string(&league, solved.schedule.as_ref().unwrap());
@@ -110,19 +114,7 @@ fn solve_finds_the_enumerated_optimum() {
     }
     let optimum = fewest_breaks_by_enumeration();
     assert_eq!(optimum, 2, "the known minimum for four teams is n - 2");
-    let opts = Options {
-        time_limit: 60.0,
-        threads: 1,
-        weights: Some(Weights {
-            breaks: 1.0,
-            avoid: 0.0,
-            long_rest: 0.0,
-            spread: 0.0,
-            spread_max: 0.0,
-            ..Weights::default()
-        }),
-        ..Options::default()
-    };
+    let opts = breaks_only();
     let solved = solve::solve(&league, &opts).unwrap();
     assert_eq!(solved.outcome, Outcome::Optimal);
     assert_eq!(solved.objective.unwrap().round() as usize, optimum);
