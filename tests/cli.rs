@@ -210,3 +210,19 @@ fn every_instance_solves_and_checks() {
         assert_eq!(code(&c), 0, "{}: {}", f.display(), text(&c.stdout));
     }
 }
+
+#[test]
+fn check_survives_extreme_dates_in_the_csv() {
+    let d = Dir::new();
+    d.write(
+        "league.toml",
+        &MID_DOWNS.replace("[rules]", "[rules]\nmax_consecutive_weeks = 2"),
+    );
+    d.write(
+        "x.csv",
+        "date,division,home,away,venue\n-262143-01-01,Division 1,Horsham 1,Lewes 1,x\n+262142-12-31,Division 1,Lewes 1,Horsham 1,x\n",
+    );
+    let o = d.run(&["check", "league.toml", "x.csv"]);
+    assert_eq!(code(&o), 1);
+    assert!(!text(&o.stderr).contains("panicked"), "{}", text(&o.stderr));
+}

@@ -435,7 +435,10 @@ impl Checker<'_> {
                 let weeks: BTreeSet<NaiveDate> = list
                     .iter()
                     .map(|r| {
-                        r.date - chrono::Days::new(r.date.weekday().num_days_from_monday() as u64)
+                        let back =
+                            chrono::Days::new(r.date.weekday().num_days_from_monday() as u64);
+                        // The earliest representable week has no Monday before it: keep the date.
+                        r.date.checked_sub_days(back).unwrap_or(r.date)
                     })
                     .collect();
                 let mut run = 0;
