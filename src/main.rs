@@ -196,15 +196,15 @@ fn run_solve(path: &Path, output: Option<&Path>, opts: &solve::Options) -> ExitC
         solved.columns,
         solved.rows,
     );
-    let gap = match &solved.outcome {
-        solve::Outcome::Feasible { gap } => *gap,
-        _ => 0.0,
+    let (status_key, gap) = match &solved.outcome {
+        solve::Outcome::Feasible { gap } => ("feasible", *gap),
+        _ => ("optimal", 0.0),
     };
     // One stable key=value line for scripts (scripts/bench reads it).
     eprintln!(
         "stats: fixtures={} status={} objective={} bound={} gap={:.4} seconds={:.2} first_valid={:.2} breaks={} avoid_hits={}",
         schedule.matches.len(),
-        if gap > 0.0 { "feasible" } else { "optimal" },
+        status_key,
         fmt_opt(solved.objective),
         fmt_opt(solved.bound),
         gap,

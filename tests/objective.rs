@@ -37,11 +37,11 @@ fn break_objective_equals_checked_breaks() {
         .team("B2", "B", "D", "")
         .team("B3", "B", "D", "")
         .league();
-    // Pin a few fixtures so that some breaks are forced and the count is not trivially zero.
     for t in &mut league.teams {
         t.hosting =
             fixtures::model::Hosting::Nights(vec![chrono::Weekday::Mon, chrono::Weekday::Thu]);
     }
+    // Pin a few fixtures so that some breaks are forced and the count is not trivially zero.
     for (h, a, d) in [("A1", "A2", "2027-01-04"), ("A1", "B1", "2027-01-07")] {
         league.fixed.push(fixtures::model::Fixed {
             home: league.team_by_name(h).unwrap(),

@@ -6,7 +6,7 @@
 //! widen when a whole round of them brings nothing. A last run of the full model from the best
 //! schedule found gives the proven bound (and sometimes a further improvement).
 
-use super::{run_once, Options, Run, RunSpec, RunStatus, SolveError};
+use super::{relative_gap, run_once, Options, Run, RunSpec, RunStatus, SolveError};
 use crate::formulate::Candidates;
 use crate::model::{League, Weights};
 use std::time::Instant;
@@ -180,8 +180,8 @@ pub(crate) fn improve(
     let full = run_once(league, cand, opts, started, &full_spec(left, Some(&start)))?;
     if opts.progress {
         let best = full.objective.min(cur_obj);
-        let gap = if full.bound.is_finite() && best.abs() > 1e-9 {
-            format!("{:.1}%", (best - full.bound) / best.abs() * 100.0)
+        let gap = if full.bound.is_finite() {
+            format!("{:.1}%", relative_gap(best, full.bound) * 100.0)
         } else {
             "-".into()
         };

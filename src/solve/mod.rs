@@ -262,7 +262,7 @@ pub fn solve(league: &League, opts: &Options) -> Result<Solved, SolveError> {
 }
 
 /// HiGHS's relative gap: |obj - bound| / max(|obj|, 1e-6)... but 0 when both are 0.
-fn relative_gap(objective: f64, bound: f64) -> f64 {
+pub(crate) fn relative_gap(objective: f64, bound: f64) -> f64 {
     let diff = (objective - bound).abs();
     if diff <= 1e-9 {
         0.0
