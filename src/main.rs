@@ -51,6 +51,9 @@ enum Command {
         league: PathBuf,
         /// The fixture list (CSV: date,division,home,away,venue).
         fixtures: PathBuf,
+        /// The lower bound `solve` reported (its `bound=`): prints the list's gap to it.
+        #[arg(long)]
+        bound: Option<f64>,
     },
 }
 
@@ -88,7 +91,11 @@ fn main() -> ExitCode {
             }
             run_solve(&league, output.as_deref(), &opts)
         }
-        Command::Check { league, fixtures } => run_check(&league, &fixtures),
+        Command::Check {
+            league,
+            fixtures,
+            bound,
+        } => run_check(&league, &fixtures, bound),
     }
 }
 
@@ -220,7 +227,7 @@ fn fmt_opt(v: Option<f64>) -> String {
     v.map_or("-".into(), |v| format!("{v:.2}"))
 }
 
-fn run_check(league_path: &Path, fixtures_path: &Path) -> ExitCode {
+fn run_check(league_path: &Path, fixtures_path: &Path, bound: Option<f64>) -> ExitCode {
     let league = match load(league_path) {
         Ok(l) => l,
         Err(code) => return code,
@@ -246,6 +253,11 @@ fn run_check(league_path: &Path, fixtures_path: &Path) -> ExitCode {
         }
     );
     println!("{}", report.quality);
+    if let Some(b) = bound {
+        let objective = report.quality.objective;
+        let gap = solve::relative_gap(objective, b.min(objective));
+        println!("gap: {:.2}% to the bound {b:.2}", gap * 100.0);
+    }
     if report.is_valid() {
         ExitCode::SUCCESS
     } else {

@@ -314,3 +314,24 @@ fn hostile_inputs_never_panic() {
         assert!(parse_league(text, "h.toml").is_err(), "{text}");
     }
 }
+
+#[test]
+fn winter_break_is_the_longest_closure_else_the_turn_of_the_year() {
+    let d = |s: &str| s.parse::<chrono::NaiveDate>().unwrap();
+    let league = parse_league(SPEC_EXAMPLE, "mid-downs.toml").unwrap();
+    // closed = [{ from = 2026-12-19, to = 2027-01-03 }, 2027-03-26, 2027-03-29]
+    assert_eq!(
+        league.winter_break(),
+        Some((d("2026-12-19"), d("2027-01-04")))
+    );
+    // Closures shorter than a week are not a break: the turn of the year stands in.
+    let short = SPEC_EXAMPLE.replace(
+        "closed = [{ from = 2026-12-19, to = 2027-01-03 }, 2027-03-26, 2027-03-29]",
+        "closed = [{ from = 2026-12-24, to = 2026-12-27 }]",
+    );
+    let league = parse_league(&short, "short.toml").unwrap();
+    assert_eq!(
+        league.winter_break(),
+        Some((d("2027-01-01"), d("2027-01-01")))
+    );
+}

@@ -16,6 +16,7 @@ fn breaks_only() -> Options {
             long_rest: 0.0,
             spread: 0.0,
             spread_max: 0.0,
+            winter: 0.0,
             ..Weights::default()
         }),
         ..Options::default()
@@ -145,5 +146,66 @@ fn bound_never_exceeds_the_objective_with_default_weights() {
         );
     }
     let csv = fixtures::report::csv_string(&league, solved.schedule.as_ref().unwrap());
-    assert!(check_csv(&league, &csv).is_valid());
+    let report = check_csv(&league, &csv);
+    assert!(report.is_valid());
+    // The checker prices the list from the definitions, sharing no code with the model: the
+    // two must agree on every term of the default weights.
+    assert!(
+        (report.quality.objective - objective).abs() < 1e-6,
+        "check says {}, solve says {objective}",
+        report.quality.objective
+    );
+}
+
+/// Each term alone, on the Sussex instance: the checker's value equals the solver's.
+#[test]
+fn checker_and_solver_agree_on_every_term() {
+    let base = fixtures::model::parse_league(
+        include_str!("../instances/sussex-2026-7.toml"),
+        "sussex-2026-7.toml",
+    )
+    .unwrap();
+    let zero = Weights {
+        breaks: 0.0,
+        avoid: 0.0,
+        long_rest: 0.0,
+        spread: 0.0,
+        spread_max: 0.0,
+        winter: 0.0,
+        ..Weights::default()
+    };
+    for w in [
+        Weights {
+            long_rest: 1.0,
+            ..zero
+        },
+        Weights {
+            spread: 1.0,
+            ..zero
+        },
+        Weights {
+            spread_max: 1.0,
+            ..zero
+        },
+        Weights {
+            winter: 1.0,
+            ..zero
+        },
+    ] {
+        let mut league = base.clone();
+        league.weights = w;
+        let opts = Options {
+            time_limit: 4.0,
+            threads: 1,
+            ..Options::default()
+        };
+        let solved = solve::solve(&league, &opts).unwrap();
+        let csv = fixtures::report::csv_string(&league, solved.schedule.as_ref().unwrap());
+        let checked = check_csv(&league, &csv).quality.objective;
+        let claimed = solved.objective.unwrap();
+        assert!(
+            (checked - claimed).abs() < 1e-6,
+            "{w:?}: check says {checked}, solve says {claimed}"
+        );
+    }
 }

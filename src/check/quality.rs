@@ -21,6 +21,26 @@ pub struct Quality {
     pub worst_spread: Option<(f64, String)>,
     /// Busiest venue night: matches, venue, date.
     pub busiest_venue_night: Option<(usize, String, NaiveDate)>,
+    /// Matches either side of the winter break.
+    pub winter: Option<Winter>,
+    /// The list's value under the league's `[weights]`, computed here from the definitions
+    /// (docs/league-format-extensions.md), so that `solve`'s claimed objective can be checked.
+    pub objective: f64,
+}
+
+/// Matches either side of the winter break: the longest run of league-closed dates of a week or
+/// more, else the turn of the year.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Winter {
+    /// First closed day and last closed day (equal to `from - 1` at the turn of the year).
+    pub from: NaiveDate,
+    pub to: NaiveDate,
+    pub before: usize,
+    pub after: usize,
+    /// The team furthest from its fair share of matches before the break (its matches times
+    /// the share of its season, from its start, before the break): name, matches before,
+    /// matches in all, fair share.
+    pub most_uneven: Option<(String, usize, usize, f64)>,
 }
 
 pub fn quality(league: &League, rows: &[Row]) -> Quality {
@@ -39,6 +59,8 @@ pub fn quality(league: &League, rows: &[Row]) -> Quality {
         longest_rest: None,
         worst_spread: None,
         busiest_venue_night: None,
+        winter: None,
+        objective: 0.0,
     };
     let season_days = ((league.end - league.start).num_days() + 1).max(1) as f64;
     for (t, list) in of_team.iter_mut().enumerate() {
@@ -67,6 +89,35 @@ pub fn quality(league: &League, rows: &[Row]) -> Quality {
             }
         }
     }
+    q.winter = winter_break(league).map(|(from, to)| {
+        let before = rows.iter().filter(|r| r.date < from).count();
+        let mut most_uneven: Option<(String, usize, usize, f64)> = None;
+        for (t, list) in of_team.iter().enumerate() {
+            let team_start = league.teams[t].start.max(league.start);
+            let days_before = (from - team_start).num_days().max(0) as f64;
+            let days_after = (league.end - to).num_days().max(0) as f64;
+            if list.is_empty() || days_before + days_after == 0.0 {
+                continue;
+            }
+            let fair = list.len() as f64 * days_before / (days_before + days_after);
+            let b = list.iter().filter(|r| r.date < from).count();
+            let off = |x: usize, fair: f64| (x as f64 - fair).abs();
+            if most_uneven
+                .as_ref()
+                .is_none_or(|m| off(b, fair) > off(m.1, m.3) + 1e-9)
+            {
+                most_uneven = Some((league.teams[t].name.clone(), b, list.len(), fair));
+            }
+        }
+        Winter {
+            from,
+            to,
+            before,
+            after: rows.len() - before,
+            most_uneven,
+        }
+    });
+    q.objective = objective(league, &of_team, q.breaks, q.avoid_hits);
     let mut load: BTreeMap<(usize, NaiveDate), usize> = BTreeMap::new();
     for r in rows {
         *load
@@ -82,6 +133,93 @@ pub fn quality(league: &League, rows: &[Row]) -> Quality {
         }
     }
     q
+}
+
+/// The objective of `[weights]`, term by term, from the definitions. `of_team` holds each
+/// team's rows in date order.
+fn objective(league: &League, of_team: &[Vec<&Row>], breaks: usize, avoid_hits: usize) -> f64 {
+    let w = &league.weights;
+    let season_days = ((league.end - league.start).num_days() + 1) as f64;
+    let mut checkpoints: Vec<NaiveDate> = (0..)
+        .map_while(|k| league.start.checked_add_days(chrono::Days::new(k)))
+        .take_while(|d| *d <= league.end)
+        .filter(|d| chrono::Datelike::weekday(d) == chrono::Weekday::Sun)
+        .collect();
+    checkpoints.push(league.end);
+    let winter = winter_break(league);
+    let mut total = w.breaks * breaks as f64 + w.avoid * avoid_hits as f64;
+    let mut worst: f64 = 0.0;
+    for (t, list) in of_team.iter().enumerate() {
+        if list.is_empty() {
+            continue;
+        }
+        let n = list.len() as f64;
+        // Long waits: every day from the team's start that begins `long_rest_days` days
+        // without one of its matches.
+        let team_start = league.teams[t].start.max(league.start);
+        let g = i64::from(w.long_rest_days);
+        let mut waiting_days = 0;
+        let mut day = team_start;
+        while (league.end - day).num_days() >= g - 1 {
+            let window_end = day + chrono::Days::new((g - 1) as u64);
+            if !list.iter().any(|r| r.date >= day && r.date <= window_end) {
+                waiting_days += 1;
+            }
+            day = day.succ_opt().unwrap_or(league.end);
+        }
+        total += w.long_rest * f64::from(waiting_days);
+        // Spread at each Sunday and the last day.
+        let mut z: f64 = 0.0;
+        for c in &checkpoints {
+            let played = list.iter().filter(|r| r.date <= *c).count() as f64;
+            let elapsed = ((*c - league.start).num_days() + 1) as f64 / season_days;
+            z = z.max((played / n - elapsed).abs());
+        }
+        total += w.spread * z;
+        worst = worst.max(z);
+        // Matches before the winter break against the fair share.
+        if let Some((from, to)) = winter {
+            let days_before = (from - team_start).num_days().max(0) as f64;
+            let days_after = (league.end - to).num_days().max(0) as f64;
+            if days_before + days_after > 0.0 {
+                let fair = n * days_before / (days_before + days_after);
+                let before = list.iter().filter(|r| r.date < from).count() as f64;
+                total += w.winter * (before - fair).abs();
+            }
+        }
+    }
+    total + w.spread_max * worst
+}
+
+/// The longest run of consecutive league-closed dates within the season, if a week or longer
+/// (the first such run on a tie); else the turn of the year when the season spans one.
+/// Returns its first and last day.
+fn winter_break(league: &League) -> Option<(NaiveDate, NaiveDate)> {
+    let closed: Vec<NaiveDate> = league
+        .closed
+        .iter()
+        .copied()
+        .filter(|d| *d >= league.start && *d <= league.end)
+        .collect();
+    let mut best: Option<(NaiveDate, NaiveDate)> = None;
+    let mut i = 0;
+    while i < closed.len() {
+        let mut j = i;
+        while j + 1 < closed.len() && (closed[j + 1] - closed[j]).num_days() == 1 {
+            j += 1;
+        }
+        // A run that reaches the season's end is not a break between matches.
+        let len = (closed[j] - closed[i]).num_days() + 1;
+        let longer = best.is_none_or(|(a, b)| len > (b - a).num_days() + 1);
+        if len >= 7 && closed[j] < league.end && longer {
+            best = Some((closed[i], closed[j]));
+        }
+        i = j + 1;
+    }
+    best.or_else(|| {
+        let new_year = NaiveDate::from_ymd_opt(chrono::Datelike::year(&league.start) + 1, 1, 1)?;
+        (new_year <= league.end).then(|| (new_year, new_year.pred_opt().unwrap_or(new_year)))
+    })
 }
 
 /// Largest |share of fixtures played by day d - share of season elapsed by day d|.
@@ -121,8 +259,34 @@ impl fmt::Display for Quality {
             None => writeln!(f, "worst spread: -")?,
         }
         match &self.busiest_venue_night {
-            Some((n, v, d)) => write!(f, "busiest venue night: {n} matches at {v} on {d}"),
-            None => write!(f, "busiest venue night: -"),
+            Some((n, v, d)) => writeln!(f, "busiest venue night: {n} matches at {v} on {d}")?,
+            None => writeln!(f, "busiest venue night: -")?,
         }
+        match &self.winter {
+            Some(w) => {
+                let when = if w.to < w.from {
+                    format!("the turn of the year {}", w.from)
+                } else {
+                    format!("{} to {}", w.from, w.to)
+                };
+                write!(
+                    f,
+                    "winter break: {when}: {} matches before, {} after",
+                    w.before, w.after
+                )?;
+                if let Some((t, b, n, fair)) = &w.most_uneven {
+                    write!(
+                        f,
+                        "; most uneven: {t}, {b} of {n} before (fair share {fair:.1})"
+                    )?;
+                }
+            }
+            None => write!(f, "winter break: -")?,
+        }
+        write!(
+            f,
+            "\nobjective: {:.2} (the league's weights)",
+            self.objective
+        )
     }
 }

@@ -66,19 +66,27 @@ pub fn build(league: &League, cand: &Candidates, weights: &Weights) -> Mip {
     build_for(league, cand, weights, None)
 }
 
-/// The model with the quality terms of only the teams marked in `teams` (all when `None`):
-/// when most fixtures are pinned, the other teams' quality is a constant.
+/// The quality terms of some teams only: when most fixtures are pinned, the other teams'
+/// quality is a constant, except through the worst spread, which is at least theirs.
+#[derive(Debug, Clone, Copy)]
+pub struct Focus<'a> {
+    pub teams: &'a [bool],
+    /// The worst spread of the teams left out.
+    pub spread_floor: f64,
+}
+
+/// The model with the quality terms of only the teams in `focus` (all when `None`).
 pub fn build_for(
     league: &League,
     cand: &Candidates,
     weights: &Weights,
-    teams: Option<&[bool]>,
+    focus: Option<Focus>,
 ) -> Mip {
     let mut mip = Mip::new(cand);
     for (_, pass) in PASSES {
         pass(league, cand, &mut mip);
     }
     rules::avoid_dates(league, cand, &mut mip, weights.avoid);
-    quality::add_quality(league, cand, &mut mip, weights, teams);
+    quality::add_quality(league, cand, &mut mip, weights, focus);
     mip
 }

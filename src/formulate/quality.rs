@@ -9,7 +9,7 @@
 //!
 //! All of them are exact at integer x, so the objective counts breaks exactly.
 
-use super::{Candidates, Mip};
+use super::{Candidates, Focus, Mip};
 use crate::model::{League, Weights};
 use chrono::NaiveDate;
 use good_lp::{variable, Expression, Variable};
@@ -54,20 +54,26 @@ pub fn add_quality(
     cand: &Candidates,
     mip: &mut Mip,
     w: &Weights,
-    teams: Option<&[bool]>,
+    focus: Option<Focus>,
 ) {
-    if w.breaks == 0.0 && w.long_rest == 0.0 && w.spread == 0.0 && w.spread_max == 0.0 {
+    if w.breaks == 0.0
+        && w.long_rest == 0.0
+        && w.spread == 0.0
+        && w.spread_max == 0.0
+        && w.winter == 0.0
+    {
         return;
     }
     let worst = if w.spread_max > 0.0 {
-        let z = cont(mip, 1.0);
+        let floor = focus.map_or(0.0, |f| f.spread_floor.clamp(0.0, 1.0));
+        let z = mip.vars.add(variable().min(floor).max(1.0));
         mip.objective += w.spread_max * z;
         Some(z)
     } else {
         None
     };
     for t in 0..league.teams.len() {
-        if teams.is_some_and(|only| !only[t]) {
+        if focus.is_some_and(|f| !f.teams[t]) {
             continue;
         }
         let td = team_dates(cand, mip, t);
@@ -78,8 +84,11 @@ pub fn add_quality(
             breaks(mip, &td, w.breaks);
         }
         let n = cand.fixtures_of[t].len() as f64;
-        if w.long_rest > 0.0 || w.spread > 0.0 || worst.is_some() {
+        if w.long_rest > 0.0 || w.spread > 0.0 || worst.is_some() || w.winter > 0.0 {
             let cum = cumulative(mip, &td, n);
+            if w.winter > 0.0 {
+                winter(league, mip, &td, &cum, t, n, w.winter);
+            }
             if w.long_rest > 0.0 {
                 long_rest(league, mip, &td, &cum, t, w);
             }
@@ -186,6 +195,42 @@ pub fn long_rest(
             }
         }
     }
+}
+
+/// The team's fair share of matches before the winter break: its matches times the share of
+/// its season (from its start) before the break.
+pub fn winter_share(league: &League, team: usize, n: f64) -> Option<(NaiveDate, f64)> {
+    let (from, after) = league.winter_break()?;
+    let first = league.teams[team].start.max(league.start);
+    let before = (from - first).num_days().max(0) as f64;
+    let rest = ((league.end - after).num_days() + 1).max(0) as f64;
+    if before + rest == 0.0 {
+        return None;
+    }
+    Some((from, n * before / (before + rest)))
+}
+
+/// The team's matches before the winter break, against its fair share.
+pub fn winter(
+    league: &League,
+    mip: &mut Mip,
+    td: &TeamDates,
+    cum: &[Variable],
+    team: usize,
+    n: f64,
+    weight: f64,
+) {
+    let Some((from, fair)) = winter_share(league, team, n) else {
+        return;
+    };
+    let played: Expression = match from.pred_opt().and_then(|d| last_date_by(td, d)) {
+        Some(i) => cum[i].into(),
+        None => Expression::default(),
+    };
+    let dev = cont(mip, n.max(fair));
+    mip.objective += weight * dev;
+    mip.constraints.push((dev - played.clone()).geq(-fair));
+    mip.constraints.push((dev + played).geq(fair));
 }
 
 /// Per week, the share of the team's matches played tracks the share of the season elapsed.

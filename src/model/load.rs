@@ -543,6 +543,7 @@ impl<'a> Cx<'a> {
             ("long_rest", &r.long_rest, &mut w.long_rest),
             ("spread", &r.spread, &mut w.spread),
             ("spread_max", &r.spread_max, &mut w.spread_max),
+            ("winter", &r.winter, &mut w.winter),
         ] {
             if let Some(v) = value {
                 let x = *v.get_ref();

@@ -51,6 +51,9 @@ pub struct Weights {
     pub spread: f64,
     /// Times the worst team's spread.
     pub spread_max: f64,
+    /// Per team, per match by which its matches before the winter break differ from its fair
+    /// share (its matches times the share of its season that lies before the break).
+    pub winter: f64,
 }
 
 impl Default for Weights {
@@ -62,6 +65,7 @@ impl Default for Weights {
             long_rest_days: 42,
             spread: 2.0,
             spread_max: 300.0,
+            winter: 5.0,
         }
     }
 }
@@ -74,6 +78,7 @@ impl Weights {
             long_rest: 0.0,
             spread: 0.0,
             spread_max: 0.0,
+            winter: 0.0,
             ..Weights::default()
         }
     }
@@ -311,6 +316,30 @@ impl League {
             }
             Unplayable::UnavailableAway => "the away team is unavailable away on that date".into(),
         }
+    }
+
+    /// The winter break: the longest run of league-closed dates (at least a week) within the
+    /// season, the earliest if several; else, when the season spans a new year, the turn of
+    /// the year (an empty break between 31 December and 1 January). Returns (first day of
+    /// the break, first day after it).
+    pub fn winter_break(&self) -> Option<(NaiveDate, NaiveDate)> {
+        let mut best: Option<(NaiveDate, NaiveDate)> = None;
+        let mut run: Option<NaiveDate> = None;
+        for d in self.season_dates() {
+            if self.closed.contains(&d) {
+                run.get_or_insert(d);
+                continue;
+            }
+            if let Some(from) = run.take() {
+                if (d - from).num_days() >= 7 && best.is_none_or(|(a, b)| d - from > b - a) {
+                    best = Some((from, d));
+                }
+            }
+        }
+        best.or_else(|| {
+            let jan = NaiveDate::from_ymd_opt(self.start.year() + 1, 1, 1)?;
+            (jan <= self.end).then_some((jan, jan))
+        })
     }
 
     /// Every date of the season, in order.

@@ -46,6 +46,7 @@ pub struct RawWeights {
     pub long_rest_days: Option<Spanned<i64>>,
     pub spread: Option<Spanned<f64>>,
     pub spread_max: Option<Spanned<f64>>,
+    pub winter: Option<Spanned<f64>>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -6,12 +6,15 @@
 //! widen when a whole round of them brings nothing. A last run of the full model from the best
 //! schedule found gives the proven bound (and sometimes a further improvement).
 
-use super::{relative_gap, run_once, Options, Run, RunSpec, RunStatus, SolveError};
-use crate::formulate::Candidates;
+use super::local::Anneal;
+use super::{relative_gap, run_once, Options, Rng, Run, RunSpec, RunStatus, SolveError};
+use crate::formulate::{Candidates, Focus};
 use crate::model::{League, Weights};
 use std::time::Instant;
 
-/// Share of the time limit given to fix-and-optimise; the rest goes to the final full run.
+/// Share of the time limit by which annealing ends.
+const ANNEAL_SHARE: f64 = 0.6;
+/// Share of the time limit by which fix-and-optimise ends; the rest goes to the final full run.
 const IMPROVE_SHARE: f64 = 0.8;
 /// Branch-and-bound nodes for one move: its bound is weak, so HiGHS finds the better schedule
 /// early and would spend the rest proving it; many cheap moves beat a few proven ones.
@@ -61,16 +64,29 @@ pub(crate) fn improve(
             cur[cand.slots[s].fixture] = s;
         }
     }
+    // Annealing first: cheap moves, checked rule by rule, priced on the same objective.
+    let sa_deadline = opts.time_limit * ANNEAL_SHARE;
+    if sa_deadline - elapsed() > 0.2 {
+        let mut sa = Anneal::new(league, cand, weights, &cur);
+        let before = sa.objective();
+        let (tried, taken) = sa.run(seed, started, sa_deadline);
+        if sa.valid() {
+            if opts.progress {
+                eprintln!(
+                    "progress: seed {seed}: annealing {before:.2} -> {:.2} ({taken} of {tried} moves taken), {:.1} s",
+                    sa.objective(),
+                    elapsed()
+                );
+            }
+            cur = sa.cur;
+        } else if opts.progress {
+            eprintln!("progress: seed {seed}: annealing broke a rule; its schedule is dropped");
+        }
+    }
     let hoods = neighbourhoods(league, cand, &cur);
-    let mut rng = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    let mut next = move || {
-        rng = rng
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (rng >> 33) as usize
-    };
+    let mut now = Anneal::new(league, cand, weights, &cur);
+    let mut rng = Rng::new(seed);
+    let mut next = move || rng.next() as usize;
     let deadline = opts.time_limit * IMPROVE_SHARE;
     let per_run = (opts.time_limit / 100.0).clamp(0.3, 3.0);
     let mut width = 1;
@@ -100,39 +116,56 @@ pub(crate) fn improve(
                 }
             }
             iteration += 1;
-            let spec = |time_limit, start| RunSpec {
+            // The untouched teams' quality is a constant, but the worst spread may be theirs.
+            let spread_floor = (0..league.teams.len())
+                .filter(|&t| !touched[t])
+                .map(|t| now.spreads()[t])
+                .fold(0.0, f64::max);
+            let spec = RunSpec {
                 weights,
                 seed: seed.wrapping_add(iteration),
-                time_limit,
+                time_limit: per_run.min(deadline - elapsed()),
                 max_nodes: Some(MOVE_NODES),
-                start,
-                teams: Some(&touched),
+                start: None,
+                teams: Some(Focus {
+                    teams: &touched,
+                    spread_floor,
+                }),
             };
             let (sub, map) = cand.restricted(&free, &cur);
             let start: Vec<f64> = map
                 .iter()
                 .map(|&s| f64::from(u8::from(cur[cand.slots[s].fixture] == s)))
                 .collect();
-            let limit = per_run.min(deadline - elapsed());
-            let run = run_once(league, &sub, opts, started, &spec(limit, Some(&start)))?;
+            let run = run_once(
+                league,
+                &sub,
+                opts,
+                started,
+                &RunSpec {
+                    start: Some(&start),
+                    ..spec
+                },
+            )?;
             let Some(ch) = &run.chosen else { continue };
-            // A move counts only when it is better than the current schedule on the same terms
-            // (the touched teams' quality): its value comes from the move's model with every
-            // fixture pinned, a small LP. This also guards against a warm start HiGHS refused.
-            let (pinned, _) = cand.restricted(&vec![false; cand.fixtures.len()], &cur);
-            let now = run_once(league, &pinned, opts, started, &spec(limit, None))?;
-            if now.chosen.is_none() || run.objective >= now.objective - 1e-6 {
-                continue;
-            }
+            let mut next_cur = cur.clone();
             let mut moved = 0;
             for &s in ch {
                 let old = map[s];
                 let f = cand.slots[old].fixture;
-                if cur[f] != old {
-                    cur[f] = old;
+                if next_cur[f] != old {
+                    next_cur[f] = old;
                     moved += 1;
                 }
             }
+            // A move counts only when the whole schedule is better, priced exactly (this also
+            // guards against a warm start HiGHS refused).
+            let after = Anneal::new(league, cand, weights, &next_cur);
+            if moved == 0 || !after.valid() || after.objective() >= now.objective() - 1e-6 {
+                continue;
+            }
+            cur = next_cur;
+            now = after;
             moved_in_round += moved;
             moved_total += moved;
             if opts.progress && moved > 0 {

@@ -13,6 +13,37 @@ use rayon::prelude::*;
 use std::time::Instant;
 
 mod improve;
+mod local;
+
+/// A small deterministic random number generator (PCG-style LCG), so a seed gives one answer.
+pub(crate) struct Rng(u64);
+
+impl Rng {
+    pub(crate) fn new(seed: u64) -> Self {
+        let mut r = Rng(seed ^ 0x9E37_79B9_7F4A_7C15);
+        r.next();
+        r
+    }
+
+    pub(crate) fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let x = self.0;
+        (x ^ (x >> 22)) >> 11
+    }
+
+    /// Uniform in 0..n (n > 0).
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// Uniform in [0, 1).
+    pub(crate) fn unit(&mut self) -> f64 {
+        (self.next() >> 1) as f64 / (1u64 << 52) as f64
+    }
+}
 
 /// One match of a schedule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -262,7 +293,7 @@ pub fn solve(league: &League, opts: &Options) -> Result<Solved, SolveError> {
 }
 
 /// HiGHS's relative gap: |obj - bound| / max(|obj|, 1e-6)... but 0 when both are 0.
-pub(crate) fn relative_gap(objective: f64, bound: f64) -> f64 {
+pub fn relative_gap(objective: f64, bound: f64) -> f64 {
     let diff = (objective - bound).abs();
     if diff <= 1e-9 {
         0.0
@@ -281,7 +312,7 @@ pub(crate) struct RunSpec<'a> {
     /// Values of the first columns to start from.
     pub start: Option<&'a [f64]>,
     /// Quality terms for these teams only.
-    pub teams: Option<&'a [bool]>,
+    pub teams: Option<formulate::Focus<'a>>,
 }
 
 pub(crate) fn run_once(

@@ -1,0 +1,631 @@
+//! Simulated annealing over the candidate slots: the quick way to a good schedule at league scale.
+//!
+//! The MIP proves bounds, but its break count is a chain of weak LP rows: on a large league
+//! HiGHS spends its time on relaxations that say nothing, and fix-and-optimise moves cost a
+//! root solve each. A move here costs microseconds: change the slot of one, two or three
+//! fixtures, check every hard rule on the few teams, venues and clubs it touches, and price
+//! the change with the same objective the MIP minimises (breaks, avoid dates, long waits,
+//! spread, worst spread). A move that would break a rule is never taken, so the schedule stays
+//! valid throughout. The result is handed back to HiGHS, which measures it on the full model
+//! (an infeasible schedule there would be refused) and tries to improve it and bound it.
+//!
+//! Moves: a fixture to another of its slots (date and/or home side), near its date or
+//! anywhere; two fixtures of one team swap dates; a directed cycle of fixtures (A hosts B, B
+//! hosts C, C hosts A, or both legs of a double round robin) reverses, each to a nearby date,
+//! which changes breaks while every team keeps its number of home matches.
+
+use super::Rng;
+use crate::formulate::quality::winter_share;
+use crate::formulate::rules::week_of;
+use crate::formulate::Candidates;
+use crate::model::{League, Weights};
+use chrono::Datelike;
+use std::time::Instant;
+
+/// One match of a team: (day of the season, at home, fixture).
+type TeamMatch = (i32, bool, usize);
+
+pub(crate) struct Anneal<'a> {
+    league: &'a League,
+    cand: &'a Candidates,
+    w: Weights,
+    days: usize,
+    /// Per slot: day of the season (0 = the league's start).
+    day: Vec<i32>,
+    /// Per slot: the avoid-dates cost.
+    avoid: Vec<f64>,
+    /// Per fixture: (day, home, slot), sorted, for finding a fixture's slot on a day.
+    slots_of: Vec<Vec<(i32, usize, usize)>>,
+    internal: Vec<bool>,
+    /// Per day of the season: the calendar week, counted from the start's week.
+    week: Vec<i32>,
+    /// Spread checkpoints: (day, share of the season elapsed).
+    checks: Vec<(i32, f64)>,
+    /// Per team: first possible day, and home matches allowed (lo, hi).
+    first: Vec<i32>,
+    home_range: Vec<(i32, i32)>,
+    /// Per team: the first day of the winter break and its fair share of matches before it.
+    winter: Vec<Option<(i32, f64)>>,
+    cap: Vec<i32>,
+    // The current schedule and its state.
+    pub(crate) cur: Vec<usize>,
+    matches: Vec<Vec<TeamMatch>>,
+    home_count: Vec<i32>,
+    load: Vec<i32>,
+    club_home: Vec<i32>,
+    club_dates: Vec<i32>,
+    team_cost: Vec<f64>,
+    team_z: Vec<f64>,
+    avoid_total: f64,
+}
+
+impl<'a> Anneal<'a> {
+    /// `cur[f]` is fixture f's slot in a valid schedule.
+    pub(crate) fn new(
+        league: &'a League,
+        cand: &'a Candidates,
+        w: &Weights,
+        cur: &[usize],
+    ) -> Self {
+        let days = ((league.end - league.start).num_days() + 1).max(1) as usize;
+        let day: Vec<i32> = cand
+            .slots
+            .iter()
+            .map(|s| (s.date - league.start).num_days() as i32)
+            .collect();
+        let avoid: Vec<f64> = cand
+            .slots
+            .iter()
+            .map(|s| {
+                let hits = [s.home, s.away]
+                    .iter()
+                    .filter(|&&t| league.teams[t].avoid.contains(&s.date))
+                    .count();
+                w.avoid * hits as f64
+            })
+            .collect();
+        let slots_of = cand
+            .by_fixture
+            .iter()
+            .map(|ss| {
+                let mut v: Vec<(i32, usize, usize)> = ss
+                    .iter()
+                    .map(|&s| (day[s], cand.slots[s].home, s))
+                    .collect();
+                v.sort();
+                v
+            })
+            .collect();
+        let internal = (0..cand.fixtures.len())
+            .map(|f| cand.is_internal(league, f))
+            .collect();
+        let w0 = week_of(league.start);
+        let week = league
+            .season_dates()
+            .map(|d| (week_of(d) - w0) as i32)
+            .collect();
+        let mut checks: Vec<i32> = league
+            .season_dates()
+            .filter(|d| d.weekday() == chrono::Weekday::Sun)
+            .map(|d| (d - league.start).num_days() as i32)
+            .collect();
+        checks.push(days as i32 - 1);
+        let checks = checks
+            .into_iter()
+            .map(|c| (c, (c + 1) as f64 / days as f64))
+            .collect();
+        let b = league.rules.home_away_balance as i32;
+        let home_range = cand
+            .fixtures_of
+            .iter()
+            .map(|fs| {
+                let n = fs.len() as i32;
+                ((n - b + 1).div_euclid(2).max(0), (n + b).div_euclid(2))
+            })
+            .collect();
+        let first = league
+            .teams
+            .iter()
+            .map(|t| (t.start.max(league.start) - league.start).num_days() as i32)
+            .collect();
+        let winter = (0..league.teams.len())
+            .map(|t| {
+                let n = cand.fixtures_of[t].len() as f64;
+                winter_share(league, t, n)
+                    .map(|(from, fair)| ((from - league.start).num_days() as i32, fair))
+            })
+            .collect();
+        let mut cap = vec![0; league.venues.len() * days];
+        for (v, venue) in league.venues.iter().enumerate() {
+            for (i, d) in league.season_dates().enumerate() {
+                cap[v * days + i] = venue.capacity_on(d) as i32;
+            }
+        }
+        let mut a = Anneal {
+            league,
+            cand,
+            w: *w,
+            days,
+            day,
+            avoid,
+            slots_of,
+            internal,
+            week,
+            checks,
+            first,
+            home_range,
+            winter,
+            cap,
+            cur: cur.to_vec(),
+            matches: vec![Vec::new(); league.teams.len()],
+            home_count: vec![0; league.teams.len()],
+            load: vec![0; league.venues.len() * days],
+            club_home: vec![0; league.clubs.len() * days],
+            club_dates: vec![0; league.clubs.len()],
+            team_cost: vec![0.0; league.teams.len()],
+            team_z: vec![0.0; league.teams.len()],
+            avoid_total: 0.0,
+        };
+        for (f, &s) in cur.iter().enumerate() {
+            let slot = cand.slots[s];
+            a.matches[slot.home].push((a.day[s], true, f));
+            a.matches[slot.away].push((a.day[s], false, f));
+            a.resources(s, 1);
+            a.home_count[slot.home] += 1;
+            a.avoid_total += a.avoid[s];
+        }
+        for t in 0..league.teams.len() {
+            a.matches[t].sort();
+            let (cost, z) = a.team_value(t, &a.matches[t]).unwrap_or((0.0, 0.0));
+            a.team_cost[t] = cost;
+            a.team_z[t] = z;
+        }
+        a
+    }
+
+    /// The schedule's objective, as the MIP counts it.
+    pub(crate) fn objective(&self) -> f64 {
+        let worst = self.team_z.iter().copied().fold(0.0, f64::max);
+        self.team_cost.iter().sum::<f64>() + self.avoid_total + self.w.spread_max * worst
+    }
+
+    /// Each team's spread (0 to 1).
+    pub(crate) fn spreads(&self) -> &[f64] {
+        &self.team_z
+    }
+
+    /// Whether every team-level rule holds for the current schedule.
+    pub(crate) fn valid(&self) -> bool {
+        (0..self.league.teams.len()).all(|t| {
+            let h = self.home_count[t];
+            let (lo, hi) = self.home_range[t];
+            self.team_value(t, &self.matches[t]).is_some() && h >= lo && h <= hi
+        }) && self.load.iter().zip(&self.cap).all(|(l, c)| l <= c)
+            && self.clubs_ok()
+    }
+
+    fn clubs_ok(&self) -> bool {
+        self.league
+            .clubs
+            .iter()
+            .zip(&self.club_dates)
+            .all(|(c, &n)| c.max_home_dates.is_none_or(|m| n <= m as i32))
+    }
+
+    /// Adds `k` (1 or -1) of slot `s` to its venue's load and its club's home dates.
+    fn resources(&mut self, s: usize, k: i32) {
+        let slot = self.cand.slots[s];
+        let team = &self.league.teams[slot.home];
+        let d = self.day[s] as usize;
+        self.load[team.venue * self.days + d] += k;
+        let ch = &mut self.club_home[team.club * self.days + d];
+        let before = *ch;
+        *ch += k;
+        if before == 0 && *ch > 0 {
+            self.club_dates[team.club] += 1;
+        } else if before > 0 && *ch == 0 {
+            self.club_dates[team.club] -= 1;
+        }
+    }
+
+    /// A team's quality cost (without avoid dates and the worst spread) and its spread,
+    /// or `None` when one of its rules fails: rest days, `same_club_first`,
+    /// `max_consecutive_weeks`. `ms` is sorted by day.
+    fn team_value(&self, t: usize, ms: &[TeamMatch]) -> Option<(f64, f64)> {
+        let rules = &self.league.rules;
+        let gap = rules.min_days_between.max(1) as i32;
+        if ms.windows(2).any(|p| p[1].0 - p[0].0 < gap) {
+            return None;
+        }
+        if rules.same_club_first {
+            let last_internal = ms.iter().filter(|m| self.internal[m.2]).map(|m| m.0).max();
+            let first_external = ms.iter().filter(|m| !self.internal[m.2]).map(|m| m.0).min();
+            if let (Some(i), Some(e)) = (last_internal, first_external) {
+                if i >= e {
+                    return None;
+                }
+            }
+        }
+        if let Some(k) = rules.max_consecutive_weeks {
+            let mut run = 0;
+            let mut last_week = i32::MIN;
+            for m in ms {
+                let wk = self.week[m.0 as usize];
+                if wk == last_week {
+                    continue;
+                }
+                run = if wk == last_week + 1 { run + 1 } else { 1 };
+                if run > k as i32 {
+                    return None;
+                }
+                last_week = wk;
+            }
+        }
+        let w = &self.w;
+        let mut cost = 0.0;
+        if w.breaks > 0.0 {
+            let b = ms.windows(2).filter(|p| p[0].1 == p[1].1).count();
+            cost += w.breaks * b as f64;
+        }
+        if w.long_rest > 0.0 && !ms.is_empty() {
+            let g = w.long_rest_days as i32;
+            let free = |a: i32, b: i32| (b - a + 2 - g).max(0);
+            let mut days = free(self.first[t], ms[0].0 - 1);
+            for p in ms.windows(2) {
+                days += free(p[0].0 + 1, p[1].0 - 1);
+            }
+            days += free(ms[ms.len() - 1].0 + 1, self.days as i32 - 1);
+            cost += w.long_rest * days as f64;
+        }
+        if let (true, Some((from, fair))) = (w.winter > 0.0, self.winter[t]) {
+            let before = ms.iter().take_while(|m| m.0 < from).count();
+            cost += w.winter * (before as f64 - fair).abs();
+        }
+        let mut z = 0.0;
+        let n = self.cand.fixtures_of[t].len();
+        if (w.spread > 0.0 || w.spread_max > 0.0) && n > 0 {
+            let mut i = 0;
+            for &(c, elapsed) in &self.checks {
+                while i < ms.len() && ms[i].0 <= c {
+                    i += 1;
+                }
+                z = f64::max(z, (i as f64 / n as f64 - elapsed).abs());
+            }
+            cost += w.spread * z;
+        }
+        Some((cost, z))
+    }
+
+    /// Tries to give each fixture of `changes` its new slot; takes the change when every rule
+    /// holds and the objective rises by less than `limit`. Returns the change in objective.
+    fn try_move(&mut self, changes: &[(usize, usize)], limit: f64) -> Option<f64> {
+        if changes.iter().any(|&(f, s)| self.cur[f] == s) {
+            return None;
+        }
+        for &(f, s) in changes {
+            self.resources(self.cur[f], -1);
+            self.resources(s, 1);
+        }
+        let undo = |me: &mut Self| {
+            for &(f, s) in changes {
+                me.resources(s, -1);
+                me.resources(me.cur[f], 1);
+            }
+        };
+        let over = changes.iter().any(|&(_, s)| {
+            let slot = self.cand.slots[s];
+            let team = &self.league.teams[slot.home];
+            let i = team.venue * self.days + self.day[s] as usize;
+            self.load[i] > self.cap[i]
+                || self.league.clubs[team.club]
+                    .max_home_dates
+                    .is_some_and(|m| self.club_dates[team.club] > m as i32)
+        });
+        if over {
+            undo(self);
+            return None;
+        }
+        let mut teams: Vec<usize> = Vec::with_capacity(6);
+        for &(f, _) in changes {
+            let fx = self.cand.fixtures[f];
+            for t in [fx.a, fx.b] {
+                if !teams.contains(&t) {
+                    teams.push(t);
+                }
+            }
+        }
+        let mut delta = 0.0;
+        let mut new_lists: Vec<(Vec<TeamMatch>, f64, f64)> = Vec::with_capacity(teams.len());
+        for &t in &teams {
+            let mut ms: Vec<TeamMatch> = self.matches[t]
+                .iter()
+                .copied()
+                .filter(|m| !changes.iter().any(|c| c.0 == m.2))
+                .collect();
+            let mut homes = 0;
+            for &(f, s) in changes {
+                let slot = self.cand.slots[s];
+                if slot.home == t || slot.away == t {
+                    ms.push((self.day[s], slot.home == t, f));
+                }
+                homes +=
+                    i32::from(slot.home == t) - i32::from(self.cand.slots[self.cur[f]].home == t);
+            }
+            let h = self.home_count[t] + homes;
+            let (lo, hi) = self.home_range[t];
+            if h < lo || h > hi {
+                undo(self);
+                return None;
+            }
+            ms.sort_unstable();
+            let Some((cost, z)) = self.team_value(t, &ms) else {
+                undo(self);
+                return None;
+            };
+            delta += cost - self.team_cost[t];
+            new_lists.push((ms, cost, z));
+        }
+        let avoid: f64 = changes
+            .iter()
+            .map(|&(f, s)| self.avoid[s] - self.avoid[self.cur[f]])
+            .sum();
+        delta += avoid;
+        if self.w.spread_max > 0.0 {
+            let old = self.team_z.iter().copied().fold(0.0, f64::max);
+            let mut new = 0.0f64;
+            for (t, &z) in self.team_z.iter().enumerate() {
+                let z = match teams.iter().position(|&u| u == t) {
+                    Some(i) => new_lists[i].2,
+                    None => z,
+                };
+                new = new.max(z);
+            }
+            delta += self.w.spread_max * (new - old);
+        }
+        if delta >= limit {
+            undo(self);
+            return None;
+        }
+        for (&t, (ms, cost, z)) in teams.iter().zip(new_lists) {
+            self.home_count[t] = ms.iter().filter(|m| m.1).count() as i32;
+            self.matches[t] = ms;
+            self.team_cost[t] = cost;
+            self.team_z[t] = z;
+        }
+        for &(f, s) in changes {
+            self.cur[f] = s;
+        }
+        self.avoid_total += avoid;
+        Some(delta)
+    }
+
+    /// The slot of fixture `f` with `home` at home nearest to `day` (a random one of the
+    /// `near` nearest), other than the current one.
+    fn nearby(&self, f: usize, home: usize, day: i32, near: usize, rng: &mut Rng) -> Option<usize> {
+        let mut best: Vec<(i32, usize)> = self.slots_of[f]
+            .iter()
+            .filter(|&&(_, h, s)| h == home && s != self.cur[f])
+            .map(|&(d, _, s)| ((d - day).abs(), s))
+            .collect();
+        if best.is_empty() {
+            return None;
+        }
+        let k = near.min(best.len());
+        best.select_nth_unstable(k - 1);
+        best.truncate(k);
+        Some(best[rng.below(k)].1)
+    }
+
+    /// A random move, as a list of (fixture, new slot).
+    fn propose(&self, rng: &mut Rng, movable: &[usize]) -> Vec<(usize, usize)> {
+        let f = movable[rng.below(movable.len())];
+        let s = self.cur[f];
+        let slot = self.cand.slots[s];
+        let day = self.day[s];
+        match rng.below(10) {
+            // Anywhere.
+            0 | 1 => {
+                let all = &self.slots_of[f];
+                vec![(f, all[rng.below(all.len())].2)]
+            }
+            // Nearby, either side.
+            2..=4 => {
+                let home = if rng.below(2) == 0 {
+                    slot.home
+                } else {
+                    slot.away
+                };
+                self.nearby(f, home, day, 4, rng)
+                    .map(|n| vec![(f, n)])
+                    .unwrap_or_default()
+            }
+            // Two fixtures of one team swap dates.
+            5 | 6 => {
+                let t = if rng.below(2) == 0 {
+                    slot.home
+                } else {
+                    slot.away
+                };
+                let fs = &self.cand.fixtures_of[t];
+                let g = fs[rng.below(fs.len())];
+                if g == f {
+                    return Vec::new();
+                }
+                let sg = self.cur[g];
+                let (dg, hg) = (self.day[sg], self.cand.slots[sg].home);
+                let on = |fx: usize, d: i32, h: usize| {
+                    let v = &self.slots_of[fx];
+                    v.binary_search_by(|e| (e.0, e.1).cmp(&(d, h)))
+                        .ok()
+                        .map(|i| v[i].2)
+                };
+                match (on(f, dg, slot.home), on(g, day, hg)) {
+                    (Some(a), Some(b)) => vec![(f, a), (g, b)],
+                    _ => Vec::new(),
+                }
+            }
+            // A directed cycle reverses.
+            _ => {
+                let (h, a) = (slot.home, slot.away);
+                let cycle = self.cycle(f, h, a, rng);
+                let mut out = Vec::with_capacity(cycle.len());
+                for g in cycle {
+                    let sg = self.cur[g];
+                    let gs = self.cand.slots[sg];
+                    match self.nearby(g, gs.away, self.day[sg], 3, rng) {
+                        Some(n) => out.push((g, n)),
+                        None => return Vec::new(),
+                    }
+                }
+                out
+            }
+        }
+    }
+
+    /// Fixtures forming a directed cycle through `f` (h hosts a): a's fixture hosting h
+    /// (two legs), or a hosts c and c hosts h.
+    fn cycle(&self, f: usize, h: usize, a: usize, rng: &mut Rng) -> Vec<usize> {
+        let hosts = |g: usize, x: usize, y: usize| {
+            let s = self.cand.slots[self.cur[g]];
+            s.home == x && s.away == y
+        };
+        let fs = &self.cand.fixtures_of[a];
+        let start = rng.below(fs.len());
+        for k in 0..fs.len() {
+            let g = fs[(start + k) % fs.len()];
+            if g == f || self.slots_of[g].len() < 2 {
+                continue;
+            }
+            let gs = self.cand.slots[self.cur[g]];
+            if gs.home != a {
+                continue;
+            }
+            if gs.away == h {
+                return vec![f, g];
+            }
+            let c = gs.away;
+            if let Some(&e) = self.cand.fixtures_of[c]
+                .iter()
+                .find(|&&e| self.slots_of[e].len() > 1 && hosts(e, c, h))
+            {
+                return vec![f, g, e];
+            }
+        }
+        Vec::new()
+    }
+
+    /// Anneals until `deadline` (seconds since `started`); keeps the best schedule found.
+    /// Returns (moves tried, moves taken).
+    pub(crate) fn run(&mut self, seed: u64, started: Instant, deadline: f64) -> (u64, u64) {
+        let mut rng = Rng::new(seed);
+        let movable: Vec<usize> = (0..self.cur.len())
+            .filter(|&f| self.slots_of[f].len() > 1)
+            .collect();
+        if movable.is_empty() {
+            return (0, 0);
+        }
+        let begin = started.elapsed().as_secs_f64();
+        let span = (deadline - begin).max(1e-3);
+        let (t0, t1) = (2.0 * self.w.breaks.max(1.0), 0.02);
+        let mut value = self.objective();
+        let mut best = (value, self.cur.clone());
+        let (mut tried, mut taken) = (0u64, 0u64);
+        let mut temp = t0;
+        loop {
+            if tried % 1024 == 0 {
+                let now = started.elapsed().as_secs_f64();
+                if now >= deadline {
+                    break;
+                }
+                temp = t0 * (t1 / t0).powf((now - begin) / span);
+            }
+            tried += 1;
+            let changes = self.propose(&mut rng, &movable);
+            if changes.is_empty() {
+                continue;
+            }
+            // Metropolis: accept a rise of r with probability exp(-r / temp).
+            let limit = -temp * rng.unit().max(1e-12).ln();
+            if let Some(d) = self.try_move(&changes, limit) {
+                taken += 1;
+                value += d;
+                if value < best.0 - 1e-9 {
+                    best = (value, self.cur.clone());
+                }
+            }
+        }
+        if best.1 != self.cur {
+            *self = Anneal::new(self.league, self.cand, &self.w, &best.1);
+        }
+        (tried, taken)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formulate;
+    use crate::solve::{run_once, Options, RunSpec};
+
+    /// The annealer prices a schedule exactly as the MIP does, term by term.
+    #[test]
+    fn objective_matches_the_mip() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/instances/sussex-2026-7.toml");
+        let league = crate::model::read_league(std::path::Path::new(path)).unwrap();
+        let cand = formulate::candidates(&league).unwrap();
+        let opts = Options::default();
+        let started = Instant::now();
+        let rules_only = Weights::avoid_only();
+        fn spec<'a>(w: &'a Weights, start: Option<&'a [f64]>) -> RunSpec<'a> {
+            RunSpec {
+                weights: w,
+                seed: 1,
+                time_limit: 30.0,
+                max_nodes: None,
+                start,
+                teams: None,
+            }
+        }
+        let first = run_once(&league, &cand, &opts, started, &spec(&rules_only, None)).unwrap();
+        let mut cur = vec![0; cand.fixtures.len()];
+        for &s in first.chosen.as_ref().unwrap() {
+            cur[cand.slots[s].fixture] = s;
+        }
+        let full = league.weights;
+        let mut sa = Anneal::new(&league, &cand, &full, &cur);
+        sa.run(3, Instant::now(), 0.5);
+        assert!(sa.valid());
+        let (pinned, _) = cand.restricted(&vec![false; cand.fixtures.len()], &sa.cur);
+        let z = Weights {
+            breaks: 0.0,
+            avoid: 0.0,
+            long_rest: 0.0,
+            spread: 0.0,
+            spread_max: 0.0,
+            winter: 0.0,
+            ..full
+        };
+        for w in [
+            Weights { breaks: 1.0, ..z },
+            Weights {
+                long_rest: 1.0,
+                ..z
+            },
+            Weights { spread: 1.0, ..z },
+            Weights {
+                spread_max: 1.0,
+                ..z
+            },
+            Weights { winter: 1.0, ..z },
+            full,
+        ] {
+            let ours = Anneal::new(&league, &cand, &w, &sa.cur).objective();
+            let mip = run_once(&league, &pinned, &opts, started, &spec(&w, None)).unwrap();
+            assert!(
+                (ours - mip.objective).abs() < 1e-6,
+                "{w:?}: annealer {ours}, MIP {}",
+                mip.objective
+            );
+        }
+    }
+}
