@@ -75,7 +75,7 @@ fn solve_to_stdout_is_sorted_and_reproducible() {
     // the limit and the seed alone decides the result.
     let quiet = MID_DOWNS.replace(
         "[rules]",
-        "[weights]\nbreaks = 0\nspread = 0\nspread_max = 0\nlong_rest = 0\nwinter = 0\n\n[rules]",
+        "[weights]\nbreaks = 0\nspread = 0\nspread_max = 0\nlong_rest = 0\nshort_rest = 0\nwinter = 0\n\n[rules]",
     );
     d.write("league.toml", &quiet);
     let a = d.run(&["solve", "league.toml", "--threads", "2", "--seed", "7"]);

@@ -14,6 +14,7 @@ fn breaks_only() -> Options {
             breaks: 1.0,
             avoid: 0.0,
             long_rest: 0.0,
+            short_rest: 0.0,
             spread: 0.0,
             spread_max: 0.0,
             winter: 0.0,
@@ -169,6 +170,7 @@ fn checker_and_solver_agree_on_every_term() {
         breaks: 0.0,
         avoid: 0.0,
         long_rest: 0.0,
+        short_rest: 0.0,
         spread: 0.0,
         spread_max: 0.0,
         winter: 0.0,
@@ -177,6 +179,11 @@ fn checker_and_solver_agree_on_every_term() {
     for w in [
         Weights {
             long_rest: 1.0,
+            ..zero
+        },
+        Weights {
+            short_rest: 1.0,
+            short_rest_days: 13,
             ..zero
         },
         Weights {

@@ -168,6 +168,16 @@ fn objective(league: &League, of_team: &[Vec<&Row>], breaks: usize, avoid_hits: 
             day = day.succ_opt().unwrap_or(league.end);
         }
         total += w.long_rest * f64::from(waiting_days);
+        // Pairs of matches closer than `short_rest_days`, per day short.
+        let target = i64::from(w.short_rest_days);
+        for (i, a) in list.iter().enumerate() {
+            for b in &list[i + 1..] {
+                let gap = (b.date - a.date).num_days();
+                if gap < target {
+                    total += w.short_rest * (target - gap) as f64;
+                }
+            }
+        }
         // Spread at each Sunday and the last day.
         let mut z: f64 = 0.0;
         for c in &checkpoints {

@@ -58,6 +58,7 @@ pub fn add_quality(
 ) {
     if w.breaks == 0.0
         && w.long_rest == 0.0
+        && w.short_rest == 0.0
         && w.spread == 0.0
         && w.spread_max == 0.0
         && w.winter == 0.0
@@ -82,6 +83,9 @@ pub fn add_quality(
         }
         if w.breaks > 0.0 {
             breaks(mip, &td, w.breaks);
+        }
+        if w.short_rest > 0.0 {
+            short_rest(mip, &td, w);
         }
         let n = cand.fixtures_of[t].len() as f64;
         if w.long_rest > 0.0 || w.spread > 0.0 || worst.is_some() || w.winter > 0.0 {
@@ -131,6 +135,24 @@ pub fn breaks(mip: &mut Mip, td: &TeamDates, weight: f64) {
             prev_f = Some(cont(mip, 0.0));
         }
         prev_l = Some(l);
+    }
+}
+
+/// Every pair of candidate dates fewer than `short_rest_days` apart: playing on both costs
+/// `short_rest` per day short.
+pub fn short_rest(mip: &mut Mip, td: &TeamDates, w: &Weights) {
+    let target = i64::from(w.short_rest_days);
+    for i in 0..td.dates.len() {
+        for j in i + 1..td.dates.len() {
+            let gap = (td.dates[j] - td.dates[i]).num_days();
+            if gap >= target {
+                break;
+            }
+            let both = cont(mip, 1.0);
+            mip.constraints
+                .push((both - td.plays[i].clone() - td.plays[j].clone()).geq(-1));
+            mip.objective += w.short_rest * (target - gap) as f64 * both;
+        }
     }
 }
 

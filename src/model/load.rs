@@ -541,6 +541,7 @@ impl<'a> Cx<'a> {
             ("breaks", &r.breaks, &mut w.breaks),
             ("avoid", &r.avoid, &mut w.avoid),
             ("long_rest", &r.long_rest, &mut w.long_rest),
+            ("short_rest", &r.short_rest, &mut w.short_rest),
             ("spread", &r.spread, &mut w.spread),
             ("spread_max", &r.spread_max, &mut w.spread_max),
             ("winter", &r.winter, &mut w.winter),
@@ -561,6 +562,11 @@ impl<'a> Cx<'a> {
         if let Some(v) = &r.long_rest_days {
             if let Some(n) = self.int(v, "weights.long_rest_days", 1) {
                 w.long_rest_days = n;
+            }
+        }
+        if let Some(v) = &r.short_rest_days {
+            if let Some(n) = self.int(v, "weights.short_rest_days", 1) {
+                w.short_rest_days = n;
             }
         }
         w

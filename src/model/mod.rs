@@ -46,6 +46,10 @@ pub struct Weights {
     pub long_rest: f64,
     /// The gap in days that counts as too long a wait.
     pub long_rest_days: u32,
+    /// Per pair of matches of a team fewer than `short_rest_days` days apart, per day short.
+    pub short_rest: f64,
+    /// The gap in days below which two matches of a team come too close together.
+    pub short_rest_days: u32,
     /// Per team, times its spread (0 to 1): the largest weekly difference between the share of
     /// its matches played and the share of the season elapsed.
     pub spread: f64,
@@ -63,6 +67,8 @@ impl Default for Weights {
             avoid: 10.0,
             long_rest: 2.0,
             long_rest_days: 42,
+            short_rest: 1.0,
+            short_rest_days: 7,
             spread: 2.0,
             spread_max: 300.0,
             winter: 5.0,
@@ -76,6 +82,7 @@ impl Weights {
         Weights {
             breaks: 0.0,
             long_rest: 0.0,
+            short_rest: 0.0,
             spread: 0.0,
             spread_max: 0.0,
             winter: 0.0,

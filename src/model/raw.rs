@@ -44,6 +44,8 @@ pub struct RawWeights {
     pub avoid: Option<Spanned<f64>>,
     pub long_rest: Option<Spanned<f64>>,
     pub long_rest_days: Option<Spanned<i64>>,
+    pub short_rest: Option<Spanned<f64>>,
+    pub short_rest_days: Option<Spanned<i64>>,
     pub spread: Option<Spanned<f64>>,
     pub spread_max: Option<Spanned<f64>>,
     pub winter: Option<Spanned<f64>>,

@@ -267,6 +267,16 @@ impl<'a> Anneal<'a> {
             let b = ms.windows(2).filter(|p| p[0].1 == p[1].1).count();
             cost += w.breaks * b as f64;
         }
+        if w.short_rest > 0.0 {
+            let target = w.short_rest_days as i32;
+            let mut days = 0;
+            for (i, a) in ms.iter().enumerate() {
+                for b in ms[i + 1..].iter().take_while(|b| b.0 - a.0 < target) {
+                    days += target - (b.0 - a.0);
+                }
+            }
+            cost += w.short_rest * days as f64;
+        }
         if w.long_rest > 0.0 && !ms.is_empty() {
             let g = w.long_rest_days as i32;
             let free = |a: i32, b: i32| (b - a + 2 - g).max(0);
@@ -600,6 +610,7 @@ mod tests {
             breaks: 0.0,
             avoid: 0.0,
             long_rest: 0.0,
+            short_rest: 0.0,
             spread: 0.0,
             spread_max: 0.0,
             winter: 0.0,
@@ -609,6 +620,11 @@ mod tests {
             Weights { breaks: 1.0, ..z },
             Weights {
                 long_rest: 1.0,
+                ..z
+            },
+            Weights {
+                short_rest: 1.0,
+                short_rest_days: 13,
                 ..z
             },
             Weights { spread: 1.0, ..z },
