@@ -44,6 +44,33 @@ enum Command {
         /// Stop when the schedule is proven within this relative gap of the best possible.
         #[arg(long, default_value_t = 1e-4)]
         gap: f64,
+        /// Write K alternative drafts (DIR/draft-1.csv ...; -o names the folder), each with at
+        /// least 30% of its fixtures on other dates than every earlier draft. The time limit
+        /// is shared among them.
+        #[arg(long, value_name = "K")]
+        alternatives: Option<usize>,
+    },
+    /// Put fixture lists side by side: a column per list, a row per figure.
+    Compare {
+        /// The league file (TOML, league-format v1).
+        league: PathBuf,
+        /// Two or more fixture lists (CSV).
+        #[arg(required = true, num_args = 1..)]
+        fixtures: Vec<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
+        format: CompareFormat,
+    },
+    /// Write a static HTML site of a fixture list (all fixtures, a page per division and per
+    /// club) and an iCalendar file per team (DIR/ics/TEAM.ics).
+    Report {
+        /// The league file (TOML, league-format v1).
+        league: PathBuf,
+        /// The fixture list (CSV).
+        fixtures: PathBuf,
+        /// The folder to write (created if missing).
+        #[arg(short, long)]
+        output: PathBuf,
     },
     /// Verify a fixture list against a league file and print its quality figures.
     Check {
@@ -55,6 +82,14 @@ enum Command {
         #[arg(long)]
         bound: Option<f64>,
     },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum CompareFormat {
+    Text,
+    Csv,
+    Json,
+    Html,
 }
 
 fn main() -> ExitCode {
@@ -78,6 +113,7 @@ fn main() -> ExitCode {
             seed,
             threads,
             gap,
+            alternatives,
         } => {
             let mut opts = solve::Options {
                 time_limit,
@@ -89,8 +125,21 @@ fn main() -> ExitCode {
             if let Some(t) = threads {
                 opts.threads = t;
             }
-            run_solve(&league, output.as_deref(), &opts)
+            match alternatives {
+                Some(k) => run_alternatives(&league, output.as_deref(), &opts, k),
+                None => run_solve(&league, output.as_deref(), &opts),
+            }
         }
+        Command::Compare {
+            league,
+            fixtures,
+            format,
+        } => run_compare(&league, &fixtures, format),
+        Command::Report {
+            league,
+            fixtures,
+            output,
+        } => run_report(&league, &fixtures, &output),
         Command::Check {
             league,
             fixtures,
@@ -113,14 +162,67 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-fn run_solve(path: &Path, output: Option<&Path>, opts: &solve::Options) -> ExitCode {
+fn check_options(opts: &solve::Options) -> Result<(), ExitCode> {
     if opts.time_limit.is_nan() || opts.time_limit <= 0.0 || opts.time_limit.is_infinite() {
         eprintln!("error: --time-limit must be a positive number of seconds");
-        return ExitCode::from(EXIT_INVALID_INPUT);
+        return Err(ExitCode::from(EXIT_INVALID_INPUT));
     }
     if !(0.0..1.0).contains(&opts.gap) {
         eprintln!("error: --gap must be at least 0 and below 1");
-        return ExitCode::from(EXIT_INVALID_INPUT);
+        return Err(ExitCode::from(EXIT_INVALID_INPUT));
+    }
+    Ok(())
+}
+
+/// The solved schedule as CSV, accepted by the independent checker; else the exit status,
+/// with the reason printed.
+fn verified(
+    league: &model::League,
+    path: &Path,
+    solved: &solve::Solved,
+    opts: &solve::Options,
+) -> Result<(String, check::Report), ExitCode> {
+    let Some(schedule) = &solved.schedule else {
+        return Err(match &solved.outcome {
+            solve::Outcome::Infeasible(reasons) => {
+                eprintln!("{}: no valid schedule exists:", path.display());
+                for r in reasons {
+                    eprintln!("  - {r}");
+                }
+                ExitCode::from(EXIT_INFEASIBLE)
+            }
+            _ => {
+                eprintln!(
+                    "{}: no valid schedule found within {} seconds (try a longer --time-limit)",
+                    path.display(),
+                    opts.time_limit
+                );
+                ExitCode::from(EXIT_TIMED_OUT)
+            }
+        });
+    };
+    let csv = report::csv_string(league, schedule);
+    // Never claim a schedule our independent checker refuses.
+    let report = match check::parse_fixtures(league, csv.as_bytes(), "solver output") {
+        Ok(list) => check::check(league, &list),
+        Err(e) => {
+            eprintln!("internal error: {e}");
+            return Err(ExitCode::from(EXIT_INTERNAL));
+        }
+    };
+    if !report.is_valid() {
+        eprintln!("internal error: the solver's schedule fails the independent check:");
+        for v in &report.violations {
+            eprintln!("  {v}");
+        }
+        return Err(ExitCode::from(EXIT_INTERNAL));
+    }
+    Ok((csv, report))
+}
+
+fn run_solve(path: &Path, output: Option<&Path>, opts: &solve::Options) -> ExitCode {
+    if let Err(code) = check_options(opts) {
+        return code;
     }
     let league = match load(path) {
         Ok(l) => l,
@@ -142,41 +244,10 @@ fn run_solve(path: &Path, output: Option<&Path>, opts: &solve::Options) -> ExitC
             return ExitCode::from(EXIT_INTERNAL);
         }
     };
-    let Some(schedule) = &solved.schedule else {
-        return match &solved.outcome {
-            solve::Outcome::Infeasible(reasons) => {
-                eprintln!("{}: no valid schedule exists:", path.display());
-                for r in reasons {
-                    eprintln!("  - {r}");
-                }
-                ExitCode::from(EXIT_INFEASIBLE)
-            }
-            _ => {
-                eprintln!(
-                    "{}: no valid schedule found within {} seconds (try a longer --time-limit)",
-                    path.display(),
-                    opts.time_limit
-                );
-                ExitCode::from(EXIT_TIMED_OUT)
-            }
-        };
+    let (csv, report) = match verified(&league, path, &solved, opts) {
+        Ok(v) => v,
+        Err(code) => return code,
     };
-    let csv = report::csv_string(&league, schedule);
-    // Never claim a schedule our independent checker refuses.
-    let report = match check::parse_fixtures(&league, csv.as_bytes(), "solver output") {
-        Ok(list) => check::check(&league, &list),
-        Err(e) => {
-            eprintln!("internal error: {e}");
-            return ExitCode::from(EXIT_INTERNAL);
-        }
-    };
-    if !report.is_valid() {
-        eprintln!("internal error: the solver's schedule fails the independent check:");
-        for v in &report.violations {
-            eprintln!("  {v}");
-        }
-        return ExitCode::from(EXIT_INTERNAL);
-    }
     match output {
         Some(out) => {
             if let Err(e) = report::write_atomically(out, &csv) {
@@ -186,15 +257,20 @@ fn run_solve(path: &Path, output: Option<&Path>, opts: &solve::Options) -> ExitC
         }
         None => print!("{csv}"),
     }
+    summary(&league.name, &solved, &report);
+    ExitCode::SUCCESS
+}
+
+/// The summary line and the `stats:` line on standard error.
+fn summary(name: &str, solved: &solve::Solved, report: &check::Report) {
     let status = match &solved.outcome {
         solve::Outcome::Optimal => "optimal".to_string(),
         solve::Outcome::Feasible { gap } => format!("feasible, gap {:.2}%", gap * 100.0),
         _ => "feasible".to_string(),
     };
+    let fixtures = report.quality.fixtures;
     eprintln!(
-        "{}: {} fixtures, {status}; objective {}, bound {}; {:.1} s (first valid {:.1} s); {} runs; model {} columns, {} rows",
-        league.name,
-        schedule.matches.len(),
+        "{name}: {fixtures} fixtures, {status}; objective {}, bound {}; {:.1} s (first valid {:.1} s); {} runs; model {} columns, {} rows",
         fmt_opt(solved.objective),
         fmt_opt(solved.bound),
         solved.seconds,
@@ -209,16 +285,164 @@ fn run_solve(path: &Path, output: Option<&Path>, opts: &solve::Options) -> ExitC
     };
     // One stable key=value line for scripts (scripts/bench reads it).
     eprintln!(
-        "stats: fixtures={} status={} objective={} bound={} gap={:.4} seconds={:.2} first_valid={:.2} breaks={} avoid_hits={}",
-        schedule.matches.len(),
-        status_key,
+        "stats: fixtures={fixtures} status={status_key} objective={} bound={} gap={gap:.4} seconds={:.2} first_valid={:.2} breaks={} avoid_hits={}",
         fmt_opt(solved.objective),
         fmt_opt(solved.bound),
-        gap,
         solved.seconds,
         solved.first_valid_seconds.unwrap_or(solved.seconds),
         report.quality.breaks,
         report.quality.avoid_hits,
+    );
+}
+
+fn run_alternatives(path: &Path, dir: Option<&Path>, opts: &solve::Options, k: usize) -> ExitCode {
+    let Some(dir) = dir else {
+        eprintln!("error: --alternatives needs -o DIR, the folder for draft-1.csv ...");
+        return ExitCode::from(EXIT_INVALID_INPUT);
+    };
+    if k == 0 {
+        eprintln!("error: --alternatives must be at least 1");
+        return ExitCode::from(EXIT_INVALID_INPUT);
+    }
+    if dir.is_file() {
+        eprintln!(
+            "error: {} is a file; --alternatives writes drafts into a folder",
+            dir.display()
+        );
+        return ExitCode::from(EXIT_INVALID_INPUT);
+    }
+    if let Err(code) = check_options(opts) {
+        return code;
+    }
+    let league = match load(path) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        eprintln!("error: cannot create {}: {e}", dir.display());
+        return ExitCode::from(EXIT_INVALID_INPUT);
+    }
+    let drafts = match solve::alternatives(&league, opts, k) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(EXIT_INTERNAL);
+        }
+    };
+    let mut dates: Vec<(String, Vec<chrono::NaiveDate>)> = Vec::new();
+    for (i, solved) in drafts.iter().enumerate() {
+        let name = format!("draft-{}", i + 1);
+        let (csv, report) = match verified(&league, path, solved, opts) {
+            Ok(v) => v,
+            Err(code) => {
+                eprintln!(
+                    "{name}: no draft differs enough from the {} before it; {} of {k} written",
+                    dates.len(),
+                    dates.len()
+                );
+                return code;
+            }
+        };
+        let file = dir.join(format!("{name}.csv"));
+        if let Err(e) = report::write_atomically(&file, &csv) {
+            eprintln!("error: cannot write {}: {e}", file.display());
+            return ExitCode::from(EXIT_INVALID_INPUT);
+        }
+        eprintln!("{}:", file.display());
+        summary(&league.name, solved, &report);
+        if let Some(s) = &solved.schedule {
+            dates.push((name, solve::fixture_dates(&league, s)));
+        }
+    }
+    for (i, (a, da)) in dates.iter().enumerate() {
+        for (b, db) in &dates[i + 1..] {
+            eprintln!(
+                "{a} v {b}: {:.0}% of fixtures on different dates",
+                solve::date_difference(da, db) * 100.0
+            );
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn run_compare(league_path: &Path, files: &[PathBuf], format: CompareFormat) -> ExitCode {
+    let league = match load(league_path) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    // Columns are headed by file name, or by the path where two names are the same.
+    let names: Vec<String> = files
+        .iter()
+        .map(|f| {
+            f.file_name()
+                .map_or(f.display().to_string(), |n| n.to_string_lossy().into())
+        })
+        .collect();
+    let distinct = names
+        .iter()
+        .collect::<std::collections::BTreeSet<_>>()
+        .len()
+        == names.len();
+    let mut lists = Vec::new();
+    for (f, name) in files.iter().zip(names) {
+        let label = if distinct {
+            name
+        } else {
+            f.display().to_string()
+        };
+        match check::read_fixtures(&league, f) {
+            Ok(l) => lists.push((label, l)),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(EXIT_INVALID_INPUT);
+            }
+        }
+    }
+    let c = report::compare::compare(&league, &lists);
+    let out = match format {
+        CompareFormat::Text => c.to_text(),
+        CompareFormat::Csv => c.to_csv(),
+        CompareFormat::Json => c.to_json(),
+        CompareFormat::Html => c.to_html(&format!("{}: fixture lists compared", league.name)),
+    };
+    print!("{out}");
+    ExitCode::SUCCESS
+}
+
+fn run_report(league_path: &Path, fixtures_path: &Path, dir: &Path) -> ExitCode {
+    let league = match load(league_path) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let list = match check::read_fixtures(&league, fixtures_path) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(EXIT_INVALID_INPUT);
+        }
+    };
+    if dir.is_file() {
+        eprintln!("error: {} is a file; -o names a folder", dir.display());
+        return ExitCode::from(EXIT_INVALID_INPUT);
+    }
+    let report = check::check(&league, &list);
+    if !report.is_valid() {
+        eprintln!(
+            "warning: {} is not valid for the league ({} violations; `fixtures check` lists them); the report shows it as it is",
+            fixtures_path.display(),
+            report.violations.len()
+        );
+    }
+    let files = report::site::site(&league, &list.rows);
+    if let Err(e) = report::site::write_site(dir, &files) {
+        eprintln!("error: cannot write the report into {}: {e}", dir.display());
+        return ExitCode::from(EXIT_INVALID_INPUT);
+    }
+    eprintln!(
+        "{}: {} pages and {} calendars written",
+        dir.display(),
+        files.iter().filter(|f| f.0.ends_with(".html")).count(),
+        files.iter().filter(|f| f.0.ends_with(".ics")).count()
     );
     ExitCode::SUCCESS
 }

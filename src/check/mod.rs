@@ -6,7 +6,7 @@
 
 mod quality;
 
-pub use quality::{quality, Quality};
+pub use quality::{quality, Quality, TeamFigures, Winter};
 
 use crate::model::{Format, Hosting, League, TeamId};
 use chrono::{Datelike, NaiveDate};

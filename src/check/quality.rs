@@ -23,9 +23,26 @@ pub struct Quality {
     pub busiest_venue_night: Option<(usize, String, NaiveDate)>,
     /// Matches either side of the winter break.
     pub winter: Option<Winter>,
+    /// The figures of each team, in the league file's order.
+    pub teams: Vec<TeamFigures>,
     /// The list's value under the league's `[weights]`, computed here from the definitions
     /// (docs/league-format-extensions.md), so that `solve`'s claimed objective can be checked.
     pub objective: f64,
+}
+
+/// One team's figures.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TeamFigures {
+    pub name: String,
+    pub matches: usize,
+    pub home: usize,
+    pub breaks: usize,
+    /// Shortest and longest gap in days between consecutive matches.
+    pub shortest_rest: Option<i64>,
+    pub longest_rest: Option<i64>,
+    pub spread: f64,
+    /// Matches before the winter break, when there is one.
+    pub before_winter: Option<usize>,
 }
 
 /// Matches either side of the winter break: the longest run of league-closed dates of a week or
@@ -60,17 +77,32 @@ pub fn quality(league: &League, rows: &[Row]) -> Quality {
         worst_spread: None,
         busiest_venue_night: None,
         winter: None,
+        teams: Vec::new(),
         objective: 0.0,
     };
+    let winter = winter_break(league);
     let season_days = ((league.end - league.start).num_days() + 1).max(1) as f64;
     for (t, list) in of_team.iter_mut().enumerate() {
         list.sort_by_key(|r| r.date);
         let name = &league.teams[t].name;
+        let mut fig = TeamFigures {
+            name: name.clone(),
+            matches: list.len(),
+            home: list.iter().filter(|r| r.home == t).count(),
+            breaks: 0,
+            shortest_rest: None,
+            longest_rest: None,
+            spread: 0.0,
+            before_winter: winter.map(|(from, _)| list.iter().filter(|r| r.date < from).count()),
+        };
         for w in list.windows(2) {
             if (w[0].home == t) == (w[1].home == t) {
                 q.breaks += 1;
+                fig.breaks += 1;
             }
             let gap = (w[1].date - w[0].date).num_days();
+            fig.shortest_rest = Some(fig.shortest_rest.map_or(gap, |g| g.min(gap)));
+            fig.longest_rest = Some(fig.longest_rest.map_or(gap, |g| g.max(gap)));
             if q.shortest_rest.as_ref().is_none_or(|(g, _)| gap < *g) {
                 q.shortest_rest = Some((gap, name.clone()));
             }
@@ -84,12 +116,14 @@ pub fn quality(league: &League, rows: &[Row]) -> Quality {
             .count();
         if !list.is_empty() {
             let s = spread(league.start, season_days, list.iter().map(|r| r.date));
+            fig.spread = s;
             if q.worst_spread.as_ref().is_none_or(|(w, _)| s > *w) {
                 q.worst_spread = Some((s, name.clone()));
             }
         }
+        q.teams.push(fig);
     }
-    q.winter = winter_break(league).map(|(from, to)| {
+    q.winter = winter.map(|(from, to)| {
         let before = rows.iter().filter(|r| r.date < from).count();
         let mut most_uneven: Option<(String, usize, usize, f64)> = None;
         for (t, list) in of_team.iter().enumerate() {

@@ -203,6 +203,17 @@ pub fn max_home_dates(league: &League, cand: &Candidates, mip: &mut Mip) {
     }
 }
 
+/// Alternative drafts: at most `max_same` fixtures on the date `earlier` gave them.
+pub fn differ_from(cand: &Candidates, mip: &mut Mip, earlier: &[NaiveDate], max_same: usize) {
+    let same: Vec<usize> = (0..cand.slots.len())
+        .filter(|&s| earlier.get(cand.slots[s].fixture) == Some(&cand.slots[s].date))
+        .collect();
+    if same.len() > max_same {
+        let e = mip.sum(same);
+        mip.constraints.push(e.leq(max_same as f64));
+    }
+}
+
 /// Soft: fixtures on a date either team would rather avoid.
 pub fn avoid_dates(league: &League, cand: &Candidates, mip: &mut Mip, weight: f64) {
     if weight == 0.0 {

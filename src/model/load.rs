@@ -486,6 +486,21 @@ impl<'a> Cx<'a> {
             fixed: Vec::new(),
             excluded: Vec::new(),
             weights: self.weights(raw.weights.as_ref().map(|w| w.get_ref())),
+            odd_boards_white: raw.colours.as_ref().and_then(|c| {
+                let v = &c.get_ref().odd_boards_white;
+                match v.get_ref().as_str() {
+                    "home" => Some(Side::Home),
+                    "away" => Some(Side::Away),
+                    other => {
+                        self.err(
+                            v.span().start,
+                            "colours.odd_boards_white",
+                            Problem::BadValue(format!("\"{other}\" is not \"home\" or \"away\"")),
+                        );
+                        None
+                    }
+                }
+            }),
         };
 
         for e in &raw.excluded {

@@ -32,6 +32,15 @@ pub struct League {
     pub excluded: Vec<Excluded>,
     /// Weights of the soft goals (the `[weights]` extension table).
     pub weights: Weights,
+    /// Who has White on the odd-numbered boards, so on board 1 (the `[colours]` extension).
+    pub odd_boards_white: Option<Side>,
+}
+
+/// A side of a fixture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Home,
+    Away,
 }
 
 /// Weights of the soft goals in `solve`'s objective (extension: the `[weights]` table).

@@ -34,6 +34,14 @@ pub struct RawLeague {
     #[serde(default)]
     pub excluded: Vec<Spanned<RawExcluded>>,
     pub weights: Option<Spanned<RawWeights>>,
+    pub colours: Option<Spanned<RawColours>>,
+}
+
+/// Extension: which side has White on the odd-numbered boards (so on board 1).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawColours {
+    pub odd_boards_white: Spanned<String>,
 }
 
 /// Extension: weights of the soft goals.

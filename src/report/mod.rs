@@ -1,6 +1,11 @@
-//! Writing results: the fixture list CSV (the spec's columns, then `weekday`).
+//! Writing results: the fixture list CSV (the spec's columns, then `weekday`, and `colours`
+//! when the league says who has White on board 1); comparisons (`compare`); the published
+//! site and calendars (`site`).
 
-use crate::model::League;
+pub mod compare;
+pub mod site;
+
+use crate::model::{League, Side};
 use crate::solve::Schedule;
 use chrono::Datelike;
 use std::io::Write;
@@ -11,17 +16,29 @@ pub const HEADER: [&str; 6] = ["date", "division", "home", "away", "venue", "wee
 
 pub fn write_csv<W: Write>(league: &League, schedule: &Schedule, out: W) -> csv::Result<()> {
     let mut w = csv::Writer::from_writer(out);
-    w.write_record(HEADER)?;
+    let mut header = HEADER.to_vec();
+    if league.odd_boards_white.is_some() {
+        header.push("colours");
+    }
+    w.write_record(&header)?;
     for m in &schedule.matches {
         let home = &league.teams[m.home];
-        w.write_record([
-            m.date.to_string().as_str(),
-            league.divisions[m.division].name.as_str(),
-            home.name.as_str(),
-            league.teams[m.away].name.as_str(),
-            league.venues[home.venue].name.as_str(),
-            &m.date.weekday().to_string(),
-        ])?;
+        let away = &league.teams[m.away];
+        let mut record = vec![
+            m.date.to_string(),
+            league.divisions[m.division].name.clone(),
+            home.name.clone(),
+            away.name.clone(),
+            league.venues[home.venue].name.clone(),
+            m.date.weekday().to_string(),
+        ];
+        // Who has White on board 1 (an odd board).
+        match league.odd_boards_white {
+            Some(Side::Home) => record.push(format!("{} White on board 1", home.name)),
+            Some(Side::Away) => record.push(format!("{} White on board 1", away.name)),
+            None => {}
+        }
+        w.write_record(&record)?;
     }
     w.flush()?;
     Ok(())

@@ -13,9 +13,9 @@ use crate::model::{League, Weights};
 use std::time::Instant;
 
 /// Share of the time limit by which annealing ends.
-const ANNEAL_SHARE: f64 = 0.6;
+const ANNEAL_SHARE: f64 = 0.5;
 /// Share of the time limit by which fix-and-optimise ends; the rest goes to the final full run.
-const IMPROVE_SHARE: f64 = 0.8;
+const IMPROVE_SHARE: f64 = 0.6;
 /// Branch-and-bound nodes for one move: its bound is weak, so HiGHS finds the better schedule
 /// early and would spend the rest proving it; many cheap moves beat a few proven ones.
 const MOVE_NODES: i32 = 200;
@@ -67,7 +67,7 @@ pub(crate) fn improve(
     // Annealing first: cheap moves, checked rule by rule, priced on the same objective.
     let sa_deadline = opts.time_limit * ANNEAL_SHARE;
     if sa_deadline - elapsed() > 0.2 {
-        let mut sa = Anneal::new(league, cand, weights, &cur);
+        let mut sa = Anneal::new(league, cand, weights, &cur).differing(opts);
         let before = sa.objective();
         let (tried, taken) = sa.run(seed, started, sa_deadline);
         if sa.valid() {
@@ -84,7 +84,7 @@ pub(crate) fn improve(
         }
     }
     let hoods = neighbourhoods(league, cand, &cur);
-    let mut now = Anneal::new(league, cand, weights, &cur);
+    let mut now = Anneal::new(league, cand, weights, &cur).differing(opts);
     let mut rng = Rng::new(seed);
     let mut next = move || rng.next() as usize;
     let deadline = opts.time_limit * IMPROVE_SHARE;
@@ -160,7 +160,7 @@ pub(crate) fn improve(
             }
             // A move counts only when the whole schedule is better, priced exactly (this also
             // guards against a warm start HiGHS refused).
-            let after = Anneal::new(league, cand, weights, &next_cur);
+            let after = Anneal::new(league, cand, weights, &next_cur).differing(opts);
             if moved == 0 || !after.valid() || after.objective() >= now.objective() - 1e-6 {
                 continue;
             }

@@ -57,6 +57,10 @@ pub(crate) struct Anneal<'a> {
     team_cost: Vec<f64>,
     team_z: Vec<f64>,
     avoid_total: f64,
+    /// Earlier drafts: each fixture's day in each, and how many fixtures may keep it.
+    earlier: Vec<Vec<i32>>,
+    same: Vec<i32>,
+    max_same: i32,
 }
 
 impl<'a> Anneal<'a> {
@@ -165,6 +169,9 @@ impl<'a> Anneal<'a> {
             team_cost: vec![0.0; league.teams.len()],
             team_z: vec![0.0; league.teams.len()],
             avoid_total: 0.0,
+            earlier: Vec::new(),
+            same: Vec::new(),
+            max_same: i32::MAX,
         };
         for (f, &s) in cur.iter().enumerate() {
             let slot = cand.slots[s];
@@ -181,6 +188,31 @@ impl<'a> Anneal<'a> {
             a.team_z[t] = z;
         }
         a
+    }
+
+    /// Keeps the schedule apart from earlier drafts (see `Options::differ_from`).
+    pub(crate) fn differing(mut self, opts: &super::Options) -> Self {
+        let start = self.league.start;
+        let earlier = opts
+            .differ_from
+            .iter()
+            .map(|ds| ds.iter().map(|d| (*d - start).num_days() as i32).collect())
+            .collect();
+        self.set_earlier(earlier, opts.max_same_count(self.cur.len()) as i32);
+        self
+    }
+
+    fn set_earlier(&mut self, earlier: Vec<Vec<i32>>, max_same: i32) {
+        self.same = earlier
+            .iter()
+            .map(|e| {
+                (0..self.cur.len())
+                    .filter(|&f| e.get(f) == Some(&self.day[self.cur[f]]))
+                    .count() as i32
+            })
+            .collect();
+        self.earlier = earlier;
+        self.max_same = max_same;
     }
 
     /// The schedule's objective, as the MIP counts it.
@@ -202,6 +234,7 @@ impl<'a> Anneal<'a> {
             self.team_value(t, &self.matches[t]).is_some() && h >= lo && h <= hi
         }) && self.load.iter().zip(&self.cap).all(|(l, c)| l <= c)
             && self.clubs_ok()
+            && self.same.iter().all(|&n| n <= self.max_same)
     }
 
     fn clubs_ok(&self) -> bool {
@@ -335,6 +368,19 @@ impl<'a> Anneal<'a> {
             undo(self);
             return None;
         }
+        // Earlier drafts: fixtures that keep their date there.
+        let mut same_delta: Vec<i32> = Vec::new();
+        for (k, e) in self.earlier.iter().enumerate() {
+            let mut d = 0;
+            for &(f, s) in changes {
+                d += i32::from(e[f] == self.day[s]) - i32::from(e[f] == self.day[self.cur[f]]);
+            }
+            if self.same[k] + d > self.max_same {
+                undo(self);
+                return None;
+            }
+            same_delta.push(d);
+        }
         let mut teams: Vec<usize> = Vec::with_capacity(6);
         for &(f, _) in changes {
             let fx = self.cand.fixtures[f];
@@ -404,6 +450,9 @@ impl<'a> Anneal<'a> {
         }
         for &(f, s) in changes {
             self.cur[f] = s;
+        }
+        for (n, d) in self.same.iter_mut().zip(same_delta) {
+            *n += d;
         }
         self.avoid_total += avoid;
         Some(delta)
@@ -565,7 +614,9 @@ impl<'a> Anneal<'a> {
             }
         }
         if best.1 != self.cur {
+            let (earlier, max_same) = (std::mem::take(&mut self.earlier), self.max_same);
             *self = Anneal::new(self.league, self.cand, &self.w, &best.1);
+            self.set_earlier(earlier, max_same);
         }
         (tried, taken)
     }

@@ -72,6 +72,19 @@ pub struct Options {
     pub weights: Option<Weights>,
     /// Print a progress line (incumbent, bound, gap, elapsed) on stderr as the solve improves.
     pub progress: bool,
+    /// Earlier drafts, each as the date of every fixture (in the order of
+    /// `League::fixtures`): the schedule puts at most `max_same` of its fixtures on the same
+    /// date as each of them.
+    pub differ_from: Vec<Vec<NaiveDate>>,
+    /// Share of fixtures that may keep an earlier draft's date.
+    pub max_same: f64,
+}
+
+impl Options {
+    /// Fixtures that may keep an earlier draft's date, out of `fixtures`.
+    pub(crate) fn max_same_count(&self, fixtures: usize) -> usize {
+        (self.max_same.clamp(0.0, 1.0) * fixtures as f64).floor() as usize
+    }
 }
 
 impl Default for Options {
@@ -83,6 +96,8 @@ impl Default for Options {
             gap: 1e-4,
             weights: None,
             progress: false,
+            differ_from: Vec::new(),
+            max_same: 0.7,
         }
     }
 }
@@ -323,7 +338,11 @@ pub(crate) fn run_once(
     spec: &RunSpec,
 ) -> Result<Run, SolveError> {
     let seed = spec.seed;
-    let mip = formulate::build_for(league, cand, spec.weights, spec.teams);
+    let mut mip = formulate::build_for(league, cand, spec.weights, spec.teams);
+    let max_same = opts.max_same_count(cand.fixtures.len());
+    for earlier in &opts.differ_from {
+        formulate::rules::differ_from(cand, &mut mip, earlier, max_same);
+    }
     let columns = mip.vars.len();
     let rows = mip.constraints.len();
     let x_len = mip.x.len();
@@ -414,6 +433,62 @@ fn schedule_of(cand: &Candidates, chosen: &[usize], league: &League) -> Schedule
         .collect();
     sort_matches(&mut matches, league);
     Schedule { matches }
+}
+
+/// The date of each fixture (in the order of `League::fixtures`) in a schedule of the league.
+pub fn fixture_dates(league: &League, schedule: &Schedule) -> Vec<NaiveDate> {
+    let fixtures = league.fixtures();
+    let mut index = std::collections::HashMap::new();
+    for (i, f) in fixtures.iter().enumerate() {
+        if f.home_fixed {
+            index.insert((f.a, f.b), i);
+        } else {
+            index.insert((f.a.min(f.b), f.a.max(f.b)), i);
+        }
+    }
+    let mut dates = vec![league.start; fixtures.len()];
+    for m in &schedule.matches {
+        let i = index
+            .get(&(m.home, m.away))
+            .or_else(|| index.get(&(m.home.min(m.away), m.home.max(m.away))));
+        if let Some(&i) = i {
+            dates[i] = m.date;
+        }
+    }
+    dates
+}
+
+/// Share of fixtures on different dates in two drafts (dates by fixture, as `fixture_dates`).
+pub fn date_difference(a: &[NaiveDate], b: &[NaiveDate]) -> f64 {
+    if a.is_empty() {
+        return 0.0;
+    }
+    a.iter().zip(b).filter(|(x, y)| x != y).count() as f64 / a.len() as f64
+}
+
+/// `k` drafts, each as good as the solver makes it in `time_limit / k` seconds and each with at
+/// least `1 - max_same` of its fixtures on other dates than every earlier draft. Stops early
+/// when a draft cannot be found; the last entry then says why.
+pub fn alternatives(league: &League, opts: &Options, k: usize) -> Result<Vec<Solved>, SolveError> {
+    let k = k.max(1);
+    let mut out: Vec<Solved> = Vec::new();
+    let mut earlier: Vec<Vec<NaiveDate>> = Vec::new();
+    for i in 0..k {
+        let o = Options {
+            time_limit: opts.time_limit / k as f64,
+            seed: opts.seed.wrapping_add(1000 * i as u64),
+            differ_from: earlier.clone(),
+            ..opts.clone()
+        };
+        let solved = solve(league, &o)?;
+        let Some(schedule) = &solved.schedule else {
+            out.push(solved);
+            break;
+        };
+        earlier.push(fixture_dates(league, schedule));
+        out.push(solved);
+    }
+    Ok(out)
 }
 
 /// The spec's order: date, then division (as listed in the league file), then home team name.

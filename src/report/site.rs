@@ -1,0 +1,406 @@
+//! `fixtures report`: a static site a league can publish, and an iCalendar file per team.
+//!
+//! Pages (HTML from maud templates, one inline stylesheet, no external resources):
+//! - `index.html`: every fixture by date, with links to the other pages;
+//! - `division-<name>.html`: a grid of home team × away team with dates, and a calendar strip
+//!   per team (a cell per week: home, away, idle, closed);
+//! - `club-<name>.html`: the club's fixtures and the load on its venues' nights.
+//!
+//! `ics/<team>.ics` holds one all-day VEVENT per fixture of the team. A fixture's UID depends
+//! only on the league, the division and the teams (not the date or, in a single round robin,
+//! who is at home), so re-publishing after a change updates events instead of duplicating them.
+
+use crate::check::Row;
+use crate::model::{Format, League, TeamId};
+use chrono::{Datelike, Days, NaiveDate};
+use maud::{html, Markup, PreEscaped, DOCTYPE};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The stylesheet every page carries inline.
+pub const CSS: &str = r#"
+body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }
+h1, h2 { font-weight: 600; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left; font-size: 0.9em; }
+th { background: #f1f1f1; }
+nav a { margin-right: 1em; }
+.grid td { text-align: center; white-space: nowrap; }
+.grid td.self { background: #444; }
+.strip td { width: 1.1em; height: 1.1em; padding: 0; border: 1px solid #fff; }
+.strip td.H { background: #2e7d32; }
+.strip td.A { background: #1565c0; }
+.strip td.I { background: #e0e0e0; }
+.strip td.C { background: #9e9e9e; }
+.strip th { font-weight: normal; white-space: nowrap; }
+.legend span { display: inline-block; padding: 0 0.5em; margin-right: 0.5em; color: #fff; }
+.over { color: #b71c1c; font-weight: 600; }
+"#;
+
+/// A file name for a name: lowercase letters and digits, dashes between words.
+pub fn slug(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    let out = out.trim_end_matches('-').to_string();
+    if out.is_empty() {
+        "x".into()
+    } else {
+        out
+    }
+}
+
+/// Distinct slugs for a list of names (a number appended where two would collide).
+fn slugs<'a>(names: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    names
+        .map(|n| {
+            let s = slug(n);
+            let k = seen.entry(s.clone()).or_default();
+            *k += 1;
+            if *k == 1 {
+                s
+            } else {
+                format!("{s}-{k}")
+            }
+        })
+        .collect()
+}
+
+/// The files of the site: (path relative to the output folder, contents).
+pub fn site(league: &League, rows: &[Row]) -> Vec<(String, String)> {
+    let mut rows: Vec<&Row> = rows.iter().collect();
+    rows.sort_by(|a, b| {
+        a.date
+            .cmp(&b.date)
+            .then(
+                league.teams[a.home]
+                    .division
+                    .cmp(&league.teams[b.home].division),
+            )
+            .then_with(|| league.teams[a.home].name.cmp(&league.teams[b.home].name))
+    });
+    let s = Site {
+        league,
+        rows,
+        div_slugs: slugs(league.divisions.iter().map(|d| d.name.as_str())),
+        club_slugs: slugs(league.clubs.iter().map(|c| c.name.as_str())),
+        team_slugs: slugs(league.teams.iter().map(|t| t.name.as_str())),
+    };
+    let mut files = vec![("index.html".to_string(), s.index())];
+    for d in 0..league.divisions.len() {
+        files.push((format!("division-{}.html", s.div_slugs[d]), s.division(d)));
+    }
+    for c in 0..league.clubs.len() {
+        files.push((format!("club-{}.html", s.club_slugs[c]), s.club(c)));
+    }
+    for t in 0..league.teams.len() {
+        files.push((format!("ics/{}.ics", s.team_slugs[t]), s.ics(t)));
+    }
+    files
+}
+
+/// Writes the site under `dir` (each file through a temporary file and a rename).
+pub fn write_site(dir: &Path, files: &[(String, String)]) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir.join("ics"))?;
+    for (name, text) in files {
+        super::write_atomically(&dir.join(name), text)?;
+    }
+    Ok(())
+}
+
+struct Site<'a> {
+    league: &'a League,
+    rows: Vec<&'a Row>,
+    div_slugs: Vec<String>,
+    club_slugs: Vec<String>,
+    team_slugs: Vec<String>,
+}
+
+impl Site<'_> {
+    fn team(&self, t: TeamId) -> &str {
+        &self.league.teams[t].name
+    }
+
+    fn venue_of(&self, r: &Row) -> &str {
+        &self.league.venues[self.league.teams[r.home].venue].name
+    }
+
+    fn page(&self, title: &str, body: Markup) -> String {
+        html! {
+            (DOCTYPE)
+            html lang="en" {
+                head {
+                    meta charset="utf-8";
+                    meta name="viewport" content="width=device-width, initial-scale=1";
+                    title { (title) " — " (self.league.name) }
+                    style { (PreEscaped(CSS)) }
+                }
+                body {
+                    nav {
+                        a href="index.html" { "All fixtures" }
+                        @for (d, div) in self.league.divisions.iter().enumerate() {
+                            a href=(format!("division-{}.html", self.div_slugs[d])) { (div.name) }
+                        }
+                    }
+                    h1 { (title) }
+                    (body)
+                }
+            }
+        }
+        .into_string()
+    }
+
+    fn fixture_table(&self, rows: &[&Row]) -> Markup {
+        html! {
+            table {
+                thead { tr { th { "Date" } th { "Day" } th { "Division" } th { "Home" } th { "Away" } th { "Venue" } } }
+                tbody {
+                    @for r in rows {
+                        tr {
+                            td { (r.date) }
+                            td { (r.date.weekday()) }
+                            td { (self.league.divisions[self.league.teams[r.home].division].name) }
+                            td { (self.team(r.home)) }
+                            td { (self.team(r.away)) }
+                            td { (self.venue_of(r)) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn index(&self) -> String {
+        let lg = self.league;
+        let body = html! {
+            p { (lg.start) " to " (lg.end) ": " (self.rows.len()) " fixtures, " (lg.teams.len()) " teams." }
+            h2 { "Clubs" }
+            p {
+                @for (c, club) in lg.clubs.iter().enumerate() {
+                    a href=(format!("club-{}.html", self.club_slugs[c])) { (club.name) } " "
+                }
+            }
+            h2 { "Calendars" }
+            p { "Add a team's fixtures to your phone or computer calendar:" }
+            ul {
+                @for (t, team) in lg.teams.iter().enumerate() {
+                    li { a href=(format!("ics/{}.ics", self.team_slugs[t])) { (team.name) } }
+                }
+            }
+            h2 { "All fixtures" }
+            (self.fixture_table(&self.rows))
+        };
+        self.page(&lg.name, body)
+    }
+
+    /// Monday of each week of the season.
+    fn weeks(&self) -> Vec<NaiveDate> {
+        let lg = self.league;
+        let mut monday = lg.start - Days::new(lg.start.weekday().num_days_from_monday() as u64);
+        let mut out = Vec::new();
+        while monday <= lg.end {
+            out.push(monday);
+            monday = monday + Days::new(7);
+        }
+        out
+    }
+
+    fn division(&self, d: usize) -> String {
+        let lg = self.league;
+        let div = &lg.divisions[d];
+        let rows: Vec<&Row> = self
+            .rows
+            .iter()
+            .copied()
+            .filter(|r| lg.teams[r.home].division == d)
+            .collect();
+        let mut at: BTreeMap<(TeamId, TeamId), NaiveDate> = BTreeMap::new();
+        for r in &rows {
+            at.insert((r.home, r.away), r.date);
+        }
+        let weeks = self.weeks();
+        let week_closed = |m: NaiveDate| {
+            (0..7).all(|k| {
+                let day = m + Days::new(k);
+                day < lg.start || day > lg.end || lg.closed.contains(&day)
+            })
+        };
+        let strip = |t: TeamId| -> Vec<(&'static str, String)> {
+            weeks
+                .iter()
+                .map(|&m| {
+                    let end = m + Days::new(6);
+                    let games: Vec<&&Row> = rows
+                        .iter()
+                        .filter(|r| (r.home == t || r.away == t) && r.date >= m && r.date <= end)
+                        .collect();
+                    match games.first() {
+                        Some(r) if r.home == t => {
+                            ("H", format!("{}: home v {}", r.date, self.team(r.away)))
+                        }
+                        Some(r) => ("A", format!("{}: away at {}", r.date, self.team(r.home))),
+                        None if week_closed(m) => ("C", format!("week of {m}: closed")),
+                        None => ("I", format!("week of {m}: no match")),
+                    }
+                })
+                .collect()
+        };
+        let body = html! {
+            p { (match div.format { Format::Single => "Single round robin", Format::Double => "Double round robin" }) ", " (div.teams.len()) " teams, " (rows.len()) " fixtures." }
+            h2 { "Grid" }
+            p { "Rows: home team; columns: away team." }
+            table.grid {
+                thead { tr { th { "Home \\ Away" } @for &a in &div.teams { th { (self.team(a)) } } } }
+                tbody {
+                    @for &h in &div.teams {
+                        tr {
+                            th { (self.team(h)) }
+                            @for &a in &div.teams {
+                                @if h == a { td.self {} }
+                                @else { td { @if let Some(dt) = at.get(&(h, a)) { (dt) } } }
+                            }
+                        }
+                    }
+                }
+            }
+            h2 { "Team calendars" }
+            p.legend {
+                span style="background:#2e7d32" { "home" }
+                span style="background:#1565c0" { "away" }
+                span style="background:#e0e0e0;color:#222" { "no match" }
+                span style="background:#9e9e9e" { "league closed" }
+                "One cell per week, Monday to Sunday."
+            }
+            table.strip {
+                thead {
+                    tr {
+                        th {}
+                        @for m in &weeks {
+                            th title=(format!("week of {m}")) {
+                                @if m.day() <= 7 { (m.format("%b")) }
+                            }
+                        }
+                    }
+                }
+                tbody {
+                    @for &t in &div.teams {
+                        tr {
+                            th { (self.team(t)) }
+                            @for (class, tip) in strip(t) { td class=(class) title=(tip) {} }
+                        }
+                    }
+                }
+            }
+            h2 { "Fixtures" }
+            (self.fixture_table(&rows))
+        };
+        self.page(&div.name, body)
+    }
+
+    fn club(&self, c: usize) -> String {
+        let lg = self.league;
+        let teams: Vec<TeamId> = (0..lg.teams.len())
+            .filter(|&t| lg.teams[t].club == c)
+            .collect();
+        let rows: Vec<&Row> = self
+            .rows
+            .iter()
+            .copied()
+            .filter(|r| teams.contains(&r.home) || teams.contains(&r.away))
+            .collect();
+        // Load on the venues the club's teams play at: every match there, any club's.
+        let mut venues: Vec<usize> = teams.iter().map(|&t| lg.teams[t].venue).collect();
+        venues.sort();
+        venues.dedup();
+        let mut load: BTreeMap<(usize, NaiveDate), Vec<&Row>> = BTreeMap::new();
+        for r in &self.rows {
+            let v = lg.teams[r.home].venue;
+            if venues.contains(&v) {
+                load.entry((v, r.date)).or_default().push(r);
+            }
+        }
+        let body = html! {
+            p { "Teams: " @for (i, &t) in teams.iter().enumerate() { @if i > 0 { ", " } (self.team(t)) } }
+            h2 { "Venue nights" }
+            table {
+                thead { tr { th { "Venue" } th { "Date" } th { "Day" } th { "Matches" } th { "Capacity" } th { "Fixtures" } } }
+                tbody {
+                    @for ((v, d), list) in &load {
+                        @let cap = lg.venues[*v].capacity_on(*d) as usize;
+                        tr {
+                            td { (lg.venues[*v].name) }
+                            td { (d) }
+                            td { (d.weekday()) }
+                            td class=[(list.len() > cap).then_some("over")] { (list.len()) }
+                            td { (cap) }
+                            td { @for (i, r) in list.iter().enumerate() { @if i > 0 { "; " } (self.team(r.home)) " v " (self.team(r.away)) } }
+                        }
+                    }
+                }
+            }
+            h2 { "Fixtures" }
+            (self.fixture_table(&rows))
+        };
+        self.page(&lg.clubs[c].name, body)
+    }
+
+    /// The UID of a fixture: stable across re-publishing (see the module's comment).
+    fn uid(&self, r: &Row) -> String {
+        let lg = self.league;
+        let d = lg.teams[r.home].division;
+        let (h, a) = (slug(self.team(r.home)), slug(self.team(r.away)));
+        let pair = match lg.divisions[d].format {
+            Format::Double => format!("{h}-v-{a}"),
+            Format::Single if h <= a => format!("{h}-{a}"),
+            Format::Single => format!("{a}-{h}"),
+        };
+        format!(
+            "{}.{}.{pair}@fixtures",
+            slug(&lg.name),
+            slug(&lg.divisions[d].name)
+        )
+    }
+
+    fn ics(&self, t: TeamId) -> String {
+        use icalendar::{Calendar, Component, Event, EventLike};
+        let lg = self.league;
+        let mut cal = Calendar::new();
+        cal.name(&format!("{} — {}", self.team(t), lg.name));
+        for r in self.rows.iter().filter(|r| r.home == t || r.away == t) {
+            let home = r.home == t;
+            let opponent = if home { r.away } else { r.home };
+            let summary = format!(
+                "{} v {} ({})",
+                self.team(r.home),
+                self.team(r.away),
+                if home { "home" } else { "away" }
+            );
+            let description = format!(
+                "{}, {}: {} {} {}",
+                lg.name,
+                lg.divisions[lg.teams[r.home].division].name,
+                self.team(t),
+                if home { "at home to" } else { "away at" },
+                self.team(opponent)
+            );
+            cal.push(
+                Event::new()
+                    .uid(&self.uid(r))
+                    .summary(&summary)
+                    .description(&description)
+                    .location(self.venue_of(r))
+                    // An all-day event: DTEND is the day after (RFC 5545 3.6.1).
+                    .starts(r.date)
+                    .ends(r.date.succ_opt().unwrap_or(r.date))
+                    .done(),
+            );
+        }
+        cal.done().to_string()
+    }
+}
