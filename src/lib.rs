@@ -4,10 +4,14 @@
 //! - [`formulate`]: the mixed-integer model, one pass per rule (good_lp).
 //! - [`solve`]: HiGHS runs in parallel with restarts; outcomes apart from errors.
 //! - [`check`]: the independent checker and quality figures (shares no code with the model).
-//! - [`report`]: writing fixture lists.
+//! - [`report`]: fixture lists, comparisons, the published site and calendars.
+//! - [`batch`]: many scenarios in parallel, with a summary.
+//! - [`reschedule`]: mid-season reruns (played fixtures stay, fewest moves) and their diffs.
 
+pub mod batch;
 pub mod check;
 pub mod formulate;
 pub mod model;
 pub mod report;
+pub mod reschedule;
 pub mod solve;

@@ -1,7 +1,7 @@
 //! The `fixtures` command line: a thin layer over the library.
 
 use clap::{Parser, Subcommand};
-use fixtures::{check, model, report, solve};
+use fixtures::{check, model, report, reschedule, solve};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -49,6 +49,50 @@ enum Command {
         /// is shared among them.
         #[arg(long, value_name = "K")]
         alternatives: Option<usize>,
+    },
+    /// Re-run the draw mid-season: fixtures before --from stay as they are, a withdrawn team's
+    /// fixtures are scratched, and the rest move as little as the (edited) league file allows.
+    /// Writes NEW.csv, NEW.diff.csv (every fixture: unchanged, moved, scratched or new) and
+    /// NEW.changes.txt (per club, what changed).
+    Reschedule {
+        /// The league file (TOML), with any edits: new unavailable dates, closed venues, ...
+        league: PathBuf,
+        /// The fixture list in force (CSV).
+        #[arg(long)]
+        current: PathBuf,
+        /// The first date that may change (YYYY-MM-DD); earlier fixtures are history.
+        #[arg(long)]
+        from: String,
+        /// A team that leaves the league (repeat for several).
+        #[arg(long, value_name = "TEAM")]
+        withdraw: Vec<String>,
+        /// A new date a team cannot play, as TEAM=YYYY-MM-DD (repeat for several); the same as
+        /// adding it to the team's `unavailable` in the league file.
+        #[arg(long, value_name = "TEAM=DATE")]
+        unavailable: Vec<String>,
+        /// The new fixture list.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Stop after this many seconds.
+        #[arg(long, default_value_t = 20.0)]
+        time_limit: f64,
+        /// Random seed of the first solver run.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Solver runs in parallel (default: the number of cores).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// Solve every scenario folder of DIR (league.toml, optional current.csv and scenario.toml)
+    /// in parallel, each into its own result/ folder, then write DIR/summary.csv.
+    Batch {
+        dir: PathBuf,
+        /// Solve scenarios again even when their result exists.
+        #[arg(long)]
+        force: bool,
+        /// Scenarios solved at once (default: the number of cores).
+        #[arg(long)]
+        jobs: Option<usize>,
     },
     /// Put fixture lists side by side: a column per list, a row per figure.
     Compare {
@@ -135,6 +179,33 @@ fn main() -> ExitCode {
             fixtures,
             format,
         } => run_compare(&league, &fixtures, format),
+        Command::Reschedule {
+            league,
+            current,
+            from,
+            withdraw,
+            unavailable,
+            output,
+            time_limit,
+            seed,
+            threads,
+        } => {
+            let mut opts = solve::Options {
+                time_limit,
+                seed,
+                progress: true,
+                ..solve::Options::default()
+            };
+            if let Some(t) = threads {
+                opts.threads = t;
+            }
+            let changes = Changes {
+                withdraw,
+                unavailable,
+            };
+            run_reschedule(&league, &current, &from, &changes, &output, &opts)
+        }
+        Command::Batch { dir, force, jobs } => run_batch(&dir, force, jobs),
         Command::Report {
             league,
             fixtures,
@@ -363,6 +434,160 @@ fn run_alternatives(path: &Path, dir: Option<&Path>, opts: &solve::Options, k: u
         }
     }
     ExitCode::SUCCESS
+}
+
+/// Changes given on the command line rather than in the league file.
+struct Changes {
+    withdraw: Vec<String>,
+    unavailable: Vec<String>,
+}
+
+fn run_reschedule(
+    path: &Path,
+    current_path: &Path,
+    from: &str,
+    changes: &Changes,
+    output: &Path,
+    opts: &solve::Options,
+) -> ExitCode {
+    if let Err(code) = check_options(opts) {
+        return code;
+    }
+    let mut league = match load(path) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    for item in &changes.unavailable {
+        let parsed = item.rsplit_once('=').and_then(|(t, d)| {
+            Some((
+                league.team_by_name(t.trim())?,
+                model::parse_iso_date(d.trim())?,
+            ))
+        });
+        match parsed {
+            Some((t, d)) => {
+                league.teams[t].unavailable.insert(d);
+            }
+            None => {
+                eprintln!(
+                    "error: --unavailable \"{item}\": expected TEAM=YYYY-MM-DD with a team of {}",
+                    path.display()
+                );
+                return ExitCode::from(EXIT_INVALID_INPUT);
+            }
+        }
+    }
+    let withdraw = &changes.withdraw;
+    let Some(from) = model::parse_iso_date(from) else {
+        eprintln!("error: --from: \"{from}\" is not a date (YYYY-MM-DD)");
+        return ExitCode::from(EXIT_INVALID_INPUT);
+    };
+    let mut gone = Vec::new();
+    for name in withdraw {
+        match league.team_by_name(name) {
+            Some(t) => gone.push(t),
+            None => {
+                eprintln!(
+                    "error: --withdraw: {} has no team \"{name}\"",
+                    path.display()
+                );
+                return ExitCode::from(EXIT_INVALID_INPUT);
+            }
+        }
+    }
+    let stem = output.with_extension("");
+    let diff_path = PathBuf::from(format!("{}.diff.csv", stem.display()));
+    let changes_path = PathBuf::from(format!("{}.changes.txt", stem.display()));
+    for out in [output, &diff_path, &changes_path] {
+        if same_file(out, path) || same_file(out, current_path) {
+            eprintln!("error: refusing to write {} over an input", out.display());
+            return ExitCode::from(EXIT_INVALID_INPUT);
+        }
+    }
+    let current = match check::read_fixtures(&league, current_path) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(EXIT_INVALID_INPUT);
+        }
+    };
+    if !current.unreadable.is_empty() {
+        for v in &current.unreadable {
+            eprintln!("error: {}: {v}", current_path.display());
+        }
+        return ExitCode::from(EXIT_INVALID_INPUT);
+    }
+    let plan = reschedule::plan(&league, &current.rows, from, &gone);
+    let solved = match solve::solve(&plan.league, &plan.options(opts)) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(EXIT_INTERNAL);
+        }
+    };
+    let (csv, report) = match verified(&plan.league, path, &solved, opts) {
+        Ok(v) => v,
+        Err(code) => return code,
+    };
+    let Some(schedule) = &solved.schedule else {
+        return ExitCode::from(EXIT_INTERNAL);
+    };
+    let changes = reschedule::diff(&league, &current.rows, schedule);
+    let text = reschedule::club_summary(&league, &changes);
+    for (file, body) in [
+        (output, csv.as_str()),
+        (&diff_path, reschedule::diff_csv(&league, &changes).as_str()),
+        (&changes_path, text.as_str()),
+    ] {
+        if let Err(e) = report::write_atomically(file, body) {
+            eprintln!("error: cannot write {}: {e}", file.display());
+            return ExitCode::from(EXIT_INVALID_INPUT);
+        }
+    }
+    summary(&league.name, &solved, &report);
+    let count = |s: reschedule::Status| changes.iter().filter(|c| c.status == s).count();
+    eprintln!(
+        "reschedule: {} played fixtures kept; {} unchanged, {} moved, {} scratched, {} new; {} and {} written",
+        plan.played,
+        count(reschedule::Status::Unchanged) - plan.played.min(count(reschedule::Status::Unchanged)),
+        count(reschedule::Status::Moved),
+        count(reschedule::Status::Scratched),
+        count(reschedule::Status::New),
+        diff_path.display(),
+        changes_path.display()
+    );
+    eprint!("{text}");
+    ExitCode::SUCCESS
+}
+
+fn run_batch(dir: &Path, force: bool, jobs: Option<usize>) -> ExitCode {
+    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+    match fixtures::batch::run(dir, force, jobs) {
+        Ok(rows) => {
+            for r in &rows {
+                eprintln!(
+                    "{}: {}{}",
+                    r.scenario,
+                    r.status,
+                    if r.error.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", r.error)
+                    }
+                );
+            }
+            eprintln!(
+                "{}: {} scenarios",
+                dir.join("summary.csv").display(),
+                rows.len()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {}: {e}", dir.display());
+            ExitCode::from(EXIT_INVALID_INPUT)
+        }
+    }
 }
 
 fn run_compare(league_path: &Path, files: &[PathBuf], format: CompareFormat) -> ExitCode {

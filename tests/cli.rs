@@ -226,3 +226,77 @@ fn check_survives_extreme_dates_in_the_csv() {
     assert_eq!(code(&o), 1);
     assert!(!text(&o.stderr).contains("panicked"), "{}", text(&o.stderr));
 }
+
+#[test]
+fn alternatives_write_drafts_into_a_folder_and_say_how_different_they_are() {
+    let d = Dir::new();
+    d.write("league.toml", MID_DOWNS);
+    let o = d.run(&[
+        "solve",
+        "league.toml",
+        "--alternatives",
+        "2",
+        "-o",
+        "drafts",
+        "--threads",
+        "1",
+        "--time-limit",
+        "8",
+    ]);
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    for draft in ["drafts/draft-1.csv", "drafts/draft-2.csv"] {
+        let c = d.run(&["check", "league.toml", draft]);
+        assert_eq!(code(&c), 0, "{draft}: {}", text(&c.stdout));
+    }
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("draft-1 v draft-2:") && err.contains("% of fixtures on different dates"),
+        "{err}"
+    );
+    // -o must name a folder, not a file.
+    d.write("file.csv", "x");
+    let o = d.run(&[
+        "solve",
+        "league.toml",
+        "--alternatives",
+        "2",
+        "-o",
+        "file.csv",
+    ]);
+    assert_eq!(code(&o), 1);
+    assert_eq!(std::fs::read_to_string(d.path("file.csv")).unwrap(), "x");
+}
+
+#[test]
+fn compare_and_report_run_on_any_fixture_list() {
+    let d = Dir::new();
+    d.write("league.toml", MID_DOWNS);
+    let args = ["--threads", "1", "--time-limit", "4"];
+    for (out, seed) in [("a.csv", "1"), ("b.csv", "2")] {
+        let mut a = vec!["solve", "league.toml", "-o", out, "--seed", seed];
+        a.extend(args);
+        assert_eq!(code(&d.run(&a)), 0);
+    }
+    let o = d.run(&[
+        "compare",
+        "league.toml",
+        "a.csv",
+        "b.csv",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["lists"], serde_json::json!(["a.csv", "b.csv"]));
+    let o = d.run(&["compare", "league.toml", "a.csv", "missing.csv"]);
+    assert_eq!(code(&o), 1);
+    assert!(text(&o.stderr).contains("missing.csv"));
+
+    let o = d.run(&["report", "league.toml", "a.csv", "-o", "site"]);
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    assert!(d.path("site/index.html").exists());
+    let ics = std::fs::read_dir(d.path("site/ics")).unwrap().count();
+    assert_eq!(ics, 7, "one calendar per team");
+    let o = d.run(&["report", "league.toml", "a.csv", "-o", "b.csv"]);
+    assert_eq!(code(&o), 1, "-o must not be a file");
+}

@@ -145,3 +145,48 @@ proptest! {
         prop_assert!(solved.schedule.is_none());
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, .. ProptestConfig::default() })]
+
+    /// A rerun with random changes (a withdrawal, new blackouts after `from`): whatever comes
+    /// back is valid for the changed league and keeps every played fixture as it was.
+    #[test]
+    fn reschedule_keeps_history_and_stays_valid(
+        s in spec(),
+        cut in 0u32..120,
+        withdraw in proptest::option::of(0usize..12),
+        blackouts in prop::collection::vec((0usize..12, 0u32..120), 0..4),
+    ) {
+        let league = league(&toml_of(&s));
+        let quick = fixtures::solve::Options { time_limit: 5.0, ..opts() };
+        let Some(schedule) = fixtures::solve::solve(&league, &quick).unwrap().schedule else {
+            return Ok(());
+        };
+        let csv = fixtures::report::csv_string(&league, &schedule);
+        let rows = fixtures::check::parse_fixtures(&league, csv.as_bytes(), "c.csv").unwrap().rows;
+        let from = chrono::NaiveDate::parse_from_str(&day(cut % s.days), "%Y-%m-%d").unwrap();
+        let mut edited = league.clone();
+        for (t, o) in blackouts {
+            let d = chrono::NaiveDate::parse_from_str(&day(o % s.days), "%Y-%m-%d").unwrap();
+            if t < edited.teams.len() && d >= from {
+                edited.teams[t].unavailable.insert(d);
+            }
+        }
+        let gone: Vec<usize> = withdraw.into_iter().filter(|&t| t < league.teams.len()).collect();
+        let plan = fixtures::reschedule::plan(&edited, &rows, from, &gone);
+        let solved = fixtures::solve::solve(&plan.league, &plan.options(&quick)).unwrap();
+        if let Some(new) = &solved.schedule {
+            let new_csv = fixtures::report::csv_string(&plan.league, new);
+            let r = check_csv(&plan.league, &new_csv);
+            prop_assert!(r.is_valid(), "{:#?}\n{}", r.violations, new_csv);
+            for m in &schedule.matches {
+                if m.date < from && !gone.contains(&m.home) && !gone.contains(&m.away) {
+                    prop_assert!(new.matches.contains(m), "played {:?} lost", m);
+                }
+            }
+        } else {
+            prop_assert!(matches!(solved.outcome, Outcome::Infeasible(_) | Outcome::TimedOut));
+        }
+    }
+}

@@ -417,8 +417,11 @@ impl Checker<'_> {
                     );
                 }
             }
-            let home = list.iter().filter(|r| r.home == t).count() as i64;
-            let away = list.len() as i64 - home;
+            // Fixtures scratched by a withdrawal still count (see `League::scratched`).
+            let home = list.iter().filter(|r| r.home == t).count() as i64
+                + lg.scratched.iter().filter(|s| s.0 == t).count() as i64;
+            let away = list.iter().filter(|r| r.away == t).count() as i64
+                + lg.scratched.iter().filter(|s| s.1 == t).count() as i64;
             if (home - away).abs() > lg.rules.home_away_balance as i64 {
                 self.out.push(Violation {
                     rule: "6 home_away_balance",

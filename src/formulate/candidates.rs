@@ -68,6 +68,9 @@ pub fn candidates(league: &League) -> Result<Candidates, Impossible> {
                 if league.playable(home, away, date).is_err() {
                     continue;
                 }
+                if fixed.is_none() && league.not_before.is_some_and(|nb| date < nb) {
+                    continue;
+                }
                 if internal && fixed.is_none() {
                     if let Some(latest) = league.rules.latest_internal_date {
                         if date > latest {
@@ -157,7 +160,6 @@ fn no_date_message(league: &League, f: &Fixture, internal: bool) -> String {
 /// `home_away_balance` (all of them for a double round robin's fixed home fixtures), within its
 /// capacity on the dates those matches can be played there.
 fn venue_too_small(league: &League, cand: &Candidates) -> Vec<String> {
-    let b = league.rules.home_away_balance as usize;
     let mut out = Vec::new();
     for (v, venue) in league.venues.iter().enumerate() {
         let teams: Vec<usize> = (0..league.teams.len())
@@ -169,6 +171,7 @@ fn venue_too_small(league: &League, cand: &Candidates) -> Vec<String> {
         let mut needed = 0;
         for &t in &teams {
             let n = cand.fixtures_of[t].len();
+            let (fewest_home, _) = league.home_range(t, n);
             let always_home = cand.fixtures_of[t]
                 .iter()
                 .filter(|&&f| {
@@ -176,8 +179,7 @@ fn venue_too_small(league: &League, cand: &Candidates) -> Vec<String> {
                     !slots.is_empty() && slots.iter().all(|&s| cand.slots[s].home == t)
                 })
                 .count();
-            // |H - (n - H)| <= b  =>  H >= (n - b) / 2, rounded up.
-            needed += always_home.max(n.saturating_sub(b).div_ceil(2));
+            needed += always_home.max(fewest_home as usize);
         }
         let mut dates: Vec<NaiveDate> = cand
             .slots

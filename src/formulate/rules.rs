@@ -51,7 +51,6 @@ pub fn rest_days(league: &League, cand: &Candidates, mip: &mut Mip) {
 
 /// Rule 6: home and away matches of a team differ by at most `home_away_balance`.
 pub fn home_away_balance(league: &League, cand: &Candidates, mip: &mut Mip) {
-    let b = league.rules.home_away_balance as i64;
     for t in 0..league.teams.len() {
         let n = cand.fixtures_of[t].len() as i64;
         let home: Vec<usize> = cand.by_team[t]
@@ -59,9 +58,7 @@ pub fn home_away_balance(league: &League, cand: &Candidates, mip: &mut Mip) {
             .copied()
             .filter(|&s| cand.slots[s].home == t)
             .collect();
-        // |H - (n - H)| <= b  <=>  (n - b) / 2 <= H <= (n + b) / 2
-        let lo = (n - b + 1).div_euclid(2).max(0);
-        let hi = (n + b).div_euclid(2);
+        let (lo, hi) = league.home_range(t, n as usize);
         if lo > 0 {
             let e = mip.sum(home.iter().copied());
             mip.constraints.push(e.geq(lo as f64));

@@ -486,6 +486,8 @@ impl<'a> Cx<'a> {
             fixed: Vec::new(),
             excluded: Vec::new(),
             weights: self.weights(raw.weights.as_ref().map(|w| w.get_ref())),
+            scratched: Vec::new(),
+            not_before: None,
             odd_boards_white: raw.colours.as_ref().and_then(|c| {
                 let v = &c.get_ref().odd_boards_white;
                 match v.get_ref().as_str() {

@@ -7,7 +7,7 @@ mod load;
 mod raw;
 
 pub use error::{InputError, InputErrors, Problem};
-pub use load::{parse_league, read_league};
+pub use load::{parse_iso_date, parse_league, read_league};
 
 use chrono::{Datelike, NaiveDate, Weekday};
 use std::collections::{BTreeMap, BTreeSet};
@@ -34,6 +34,12 @@ pub struct League {
     pub weights: Weights,
     /// Who has White on the odd-numbered boards, so on board 1 (the `[colours]` extension).
     pub odd_boards_white: Option<Side>,
+    /// Rescheduling: fixtures (home, away) scratched when a team withdrew. They are not played,
+    /// but still count towards their teams' `home_away_balance`, so a withdrawal does not force
+    /// other fixtures to change sides.
+    pub scratched: Vec<(TeamId, TeamId)>,
+    /// Rescheduling: fixtures not `[[fixed]]` are played on or after this date.
+    pub not_before: Option<NaiveDate>,
 }
 
 /// A side of a fixture.
@@ -234,6 +240,19 @@ pub enum Unplayable {
 impl League {
     pub fn team_by_name(&self, name: &str) -> Option<TeamId> {
         self.teams.iter().position(|t| t.name == name)
+    }
+
+    /// The home matches team `t` may have among its `n` scheduled fixtures under
+    /// `home_away_balance`, counting its scratched fixtures too: (fewest, most).
+    pub fn home_range(&self, t: TeamId, n: usize) -> (i64, i64) {
+        let b = self.rules.home_away_balance as i64;
+        let extra_home = self.scratched.iter().filter(|s| s.0 == t).count() as i64;
+        let extra_away = self.scratched.iter().filter(|s| s.1 == t).count() as i64;
+        let total = n as i64 + extra_home + extra_away;
+        // |H - (total - H)| <= b  <=>  (total - b) / 2 <= H <= (total + b) / 2
+        let lo = (total - b + 1).div_euclid(2).max(0) - extra_home;
+        let hi = (total + b).div_euclid(2) - extra_home;
+        (lo.max(0), hi.min(n as i64))
     }
 
     pub fn are_same_club(&self, a: TeamId, b: TeamId) -> bool {

@@ -32,7 +32,7 @@ pub(crate) struct Anneal<'a> {
     days: usize,
     /// Per slot: day of the season (0 = the league's start).
     day: Vec<i32>,
-    /// Per slot: the avoid-dates cost.
+    /// Per slot: the avoid-dates cost (and, rescheduling, the cost of a move).
     avoid: Vec<f64>,
     /// Per fixture: (day, home, slot), sorted, for finding a fixture's slot on a day.
     slots_of: Vec<Vec<(i32, usize, usize)>>,
@@ -118,13 +118,13 @@ impl<'a> Anneal<'a> {
             .into_iter()
             .map(|c| (c, (c + 1) as f64 / days as f64))
             .collect();
-        let b = league.rules.home_away_balance as i32;
         let home_range = cand
             .fixtures_of
             .iter()
-            .map(|fs| {
-                let n = fs.len() as i32;
-                ((n - b + 1).div_euclid(2).max(0), (n + b).div_euclid(2))
+            .enumerate()
+            .map(|(t, fs)| {
+                let (lo, hi) = league.home_range(t, fs.len());
+                (lo as i32, hi as i32)
             })
             .collect();
         let first = league
@@ -190,8 +190,15 @@ impl<'a> Anneal<'a> {
         a
     }
 
-    /// Keeps the schedule apart from earlier drafts (see `Options::differ_from`).
+    /// Keeps the schedule apart from earlier drafts (see `Options::differ_from`), and prices
+    /// moves away from the current schedule when rescheduling (`Options::preferred`).
     pub(crate) fn differing(mut self, opts: &super::Options) -> Self {
+        if !opts.preferred.is_empty() {
+            for (s, slot) in self.cand.slots.iter().enumerate() {
+                self.avoid[s] += opts.slot_cost(slot.fixture, slot.home, slot.date);
+            }
+            self.avoid_total = self.cur.iter().map(|&s| self.avoid[s]).sum();
+        }
         let start = self.league.start;
         let earlier = opts
             .differ_from
@@ -615,7 +622,10 @@ impl<'a> Anneal<'a> {
         }
         if best.1 != self.cur {
             let (earlier, max_same) = (std::mem::take(&mut self.earlier), self.max_same);
+            let slot_cost = std::mem::take(&mut self.avoid);
             *self = Anneal::new(self.league, self.cand, &self.w, &best.1);
+            self.avoid_total = self.cur.iter().map(|&s| slot_cost[s]).sum();
+            self.avoid = slot_cost;
             self.set_earlier(earlier, max_same);
         }
         (tried, taken)

@@ -78,9 +78,34 @@ pub struct Options {
     pub differ_from: Vec<Vec<NaiveDate>>,
     /// Share of fixtures that may keep an earlier draft's date.
     pub max_same: f64,
+    /// Rescheduling: each fixture's current (home team, date), in the order of
+    /// `League::fixtures`; empty, or `None` for a fixture with no current slot. Leaving it
+    /// costs `move_cost`, plus `day_cost` per day it moves; the solve starts from it.
+    pub preferred: Vec<Option<(TeamId, NaiveDate)>>,
+    pub move_cost: f64,
+    pub day_cost: f64,
 }
 
 impl Options {
+    /// The cost of putting fixture `f` in `slot` (rescheduling: 0 where it is now).
+    pub(crate) fn slot_cost(&self, f: usize, home: TeamId, date: NaiveDate) -> f64 {
+        match self.preferred.get(f) {
+            Some(Some((h, d))) if (*h, *d) == (home, date) => 0.0,
+            Some(Some((_, d))) => {
+                self.move_cost + self.day_cost * (date - *d).num_days().abs() as f64
+            }
+            _ => 0.0,
+        }
+    }
+
+    /// Whether every fixture with a current slot is in it.
+    pub(crate) fn unmoved(&self, cand: &Candidates, chosen: &[usize]) -> bool {
+        chosen.iter().all(|&s| {
+            let slot = cand.slots[s];
+            self.slot_cost(slot.fixture, slot.home, slot.date) == 0.0
+        })
+    }
+
     /// Fixtures that may keep an earlier draft's date, out of `fixtures`.
     pub(crate) fn max_same_count(&self, fixtures: usize) -> usize {
         (self.max_same.clamp(0.0, 1.0) * fixtures as f64).floor() as usize
@@ -98,6 +123,9 @@ impl Default for Options {
             progress: false,
             differ_from: Vec::new(),
             max_same: 0.7,
+            preferred: Vec::new(),
+            move_cost: 10_000.0,
+            day_cost: 10.0,
         }
     }
 }
@@ -187,6 +215,7 @@ pub fn solve(league: &League, opts: &Options) -> Result<Solved, SolveError> {
         ..Weights::avoid_only()
     };
     let improve = first_weights != weights;
+    let rescheduling = !opts.preferred.is_empty();
     // Per seed: first a valid schedule from the model without quality terms (fast), then,
     // in the time left, the full objective.
     let results: Vec<Result<(Run, Option<Run>), SolveError>> = pool.install(|| {
@@ -194,6 +223,16 @@ pub fn solve(league: &League, opts: &Options) -> Result<Solved, SolveError> {
             .par_iter()
             .map(|&seed| {
                 let left = || opts.time_limit - started.elapsed().as_secs_f64();
+                // Rescheduling starts from the current schedule.
+                let current: Option<Vec<f64>> = (!opts.preferred.is_empty()).then(|| {
+                    cand.slots
+                        .iter()
+                        .map(|s| {
+                            let here = matches!(opts.preferred.get(s.fixture), Some(Some(p)) if *p == (s.home, s.date));
+                            f64::from(u8::from(here))
+                        })
+                        .collect()
+                });
                 let first = run_once(
                     league,
                     &cand,
@@ -204,12 +243,14 @@ pub fn solve(league: &League, opts: &Options) -> Result<Solved, SolveError> {
                         seed,
                         time_limit: left(),
                         max_nodes: None,
-                        start: None,
+                        start: current.as_deref(),
                         teams: None,
                     },
                 )?;
                 let second = match &first.chosen {
-                    Some(chosen) if improve => Some(improve::improve(
+                    // Rescheduling with nothing moved: any change would cost a move, more than
+                    // quality can repay, so the current schedule stands.
+                    Some(chosen) if improve && !(rescheduling && opts.unmoved(&cand, chosen)) => Some(improve::improve(
                         league, &cand, &weights, opts, seed, started, chosen,
                     )?),
                     _ => None,
@@ -342,6 +383,14 @@ pub(crate) fn run_once(
     let max_same = opts.max_same_count(cand.fixtures.len());
     for earlier in &opts.differ_from {
         formulate::rules::differ_from(cand, &mut mip, earlier, max_same);
+    }
+    if !opts.preferred.is_empty() {
+        for (s, slot) in cand.slots.iter().enumerate() {
+            let c = opts.slot_cost(slot.fixture, slot.home, slot.date);
+            if c > 0.0 {
+                mip.objective += c * mip.x[s];
+            }
+        }
     }
     let columns = mip.vars.len();
     let rows = mip.constraints.len();

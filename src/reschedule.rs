@@ -1,0 +1,248 @@
+//! Mid-season reruns: what is played stays, withdrawals scratch fixtures, and the rest of the
+//! season moves as little as the (possibly edited) league file allows.
+//!
+//! A rerun is an ordinary solve of a changed league: played fixtures (dated before `from`) become
+//! `[[fixed]]`; a withdrawn team's fixtures are excluded, and kept as `scratched` so that they
+//! still count towards their opponents' home/away balance; every other fixture may only be
+//! dated on or after `from`; and leaving a fixture's current slot costs `move_cost` plus
+//! `day_cost` a day (`solve::Options::preferred`), which dwarfs the quality objective. The solve
+//! starts from the current schedule, so a rerun with nothing to change returns it at once.
+
+use crate::check::Row;
+use crate::model::{Excluded, Fixed, Format, League, TeamId};
+use crate::solve::{Options, Schedule};
+use chrono::NaiveDate;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// The league to solve and the options that keep it close to the current schedule.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub league: League,
+    pub preferred: Vec<Option<(TeamId, NaiveDate)>>,
+    /// Fixtures of the current list before `from`, kept as they are.
+    pub played: usize,
+}
+
+/// A fixture's identity: its division and teams (unordered in a single round robin).
+fn key(league: &League, home: TeamId, away: TeamId) -> (usize, TeamId, TeamId) {
+    let d = league.teams[home].division;
+    match league.divisions[d].format {
+        Format::Double => (d, home, away),
+        Format::Single => (d, home.min(away), home.max(away)),
+    }
+}
+
+pub fn plan(league: &League, current: &[Row], from: NaiveDate, withdraw: &[TeamId]) -> Plan {
+    let mut changed = league.clone();
+    for &t in withdraw {
+        let d = league.teams[t].division;
+        for &u in &league.divisions[d].teams {
+            if u != t {
+                changed.excluded.push(Excluded { home: t, away: u });
+                changed.excluded.push(Excluded { home: u, away: t });
+            }
+        }
+        changed.fixed.retain(|f| f.home != t && f.away != t);
+    }
+    let gone = |r: &Row| withdraw.contains(&r.home) || withdraw.contains(&r.away);
+    for r in current.iter().filter(|r| gone(r)) {
+        changed.scratched.push((r.home, r.away));
+    }
+    let mut played = 0;
+    for r in current.iter().filter(|r| r.date < from && !gone(r)) {
+        played += 1;
+        let k = key(league, r.home, r.away);
+        changed.fixed.retain(|f| key(league, f.home, f.away) != k);
+        changed.fixed.push(Fixed {
+            home: r.home,
+            away: r.away,
+            date: r.date,
+        });
+    }
+    changed.not_before = Some(from);
+    let now: BTreeMap<(usize, TeamId, TeamId), (TeamId, NaiveDate)> = current
+        .iter()
+        .filter(|r| !gone(r))
+        .map(|r| (key(league, r.home, r.away), (r.home, r.date)))
+        .collect();
+    let preferred = changed
+        .fixtures()
+        .iter()
+        .map(|f| now.get(&key(league, f.a, f.b)).copied())
+        .collect();
+    Plan {
+        league: changed,
+        preferred,
+        played,
+    }
+}
+
+impl Plan {
+    pub fn options(&self, base: &Options) -> Options {
+        Options {
+            preferred: self.preferred.clone(),
+            ..base.clone()
+        }
+    }
+}
+
+/// What happened to one fixture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Status {
+    Unchanged,
+    Moved,
+    Scratched,
+    New,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Unchanged => "unchanged",
+            Status::Moved => "moved",
+            Status::Scratched => "scratched",
+            Status::New => "new",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    pub status: Status,
+    pub division: usize,
+    /// (home, date) before and after.
+    pub old: Option<(TeamId, TeamId, NaiveDate)>,
+    pub new: Option<(TeamId, TeamId, NaiveDate)>,
+    /// Why a fixture moved: its old date is no longer possible (and why), or it made room.
+    pub reason: String,
+}
+
+fn why_moved(league: &League, (h, a, d): (TeamId, TeamId, NaiveDate)) -> String {
+    match league.playable(h, a, d) {
+        Err(why) => format!(
+            "its date is no longer possible: {}",
+            league.describe_unplayable(&why, h)
+        ),
+        Ok(()) => "to make room for another move (rest days, venue capacity or club rules)".into(),
+    }
+}
+
+/// Every fixture of the current list and of the new schedule, matched by identity.
+pub fn diff(league: &League, current: &[Row], new: &Schedule) -> Vec<Change> {
+    let mut out = Vec::new();
+    let mut news: BTreeMap<(usize, TeamId, TeamId), (TeamId, TeamId, NaiveDate)> = new
+        .matches
+        .iter()
+        .map(|m| (key(league, m.home, m.away), (m.home, m.away, m.date)))
+        .collect();
+    for r in current {
+        let k = key(league, r.home, r.away);
+        let old = Some((r.home, r.away, r.date));
+        match news.remove(&k) {
+            Some(n) if n == (r.home, r.away, r.date) => out.push(Change {
+                status: Status::Unchanged,
+                division: k.0,
+                old,
+                new: Some(n),
+                reason: String::new(),
+            }),
+            Some(n) => out.push(Change {
+                status: Status::Moved,
+                division: k.0,
+                old,
+                new: Some(n),
+                reason: why_moved(league, (r.home, r.away, r.date)),
+            }),
+            None => out.push(Change {
+                status: Status::Scratched,
+                division: k.0,
+                old,
+                new: None,
+                reason: "no longer in the league's fixtures (a withdrawal or an exclusion)".into(),
+            }),
+        }
+    }
+    for (k, n) in news {
+        out.push(Change {
+            status: Status::New,
+            division: k.0,
+            old: None,
+            new: Some(n),
+            reason: "not in the current list".into(),
+        });
+    }
+    out.sort_by_key(|c| (c.old.or(c.new).map(|x| x.2), c.status));
+    out
+}
+
+/// The diff as CSV: status, division, then the fixture before and after.
+pub fn diff_csv(league: &League, changes: &[Change]) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let _ = w.write_record([
+        "status", "division", "old_date", "old_home", "old_away", "new_date", "new_home",
+        "new_away", "reason",
+    ]);
+    let name = |t: TeamId| league.teams[t].name.clone();
+    for c in changes {
+        let side = |x: Option<(TeamId, TeamId, NaiveDate)>| match x {
+            Some((h, a, d)) => [d.to_string(), name(h), name(a)],
+            None => Default::default(),
+        };
+        let mut rec = vec![
+            c.status.as_str().to_string(),
+            league.divisions[c.division].name.clone(),
+        ];
+        rec.extend(side(c.old));
+        rec.extend(side(c.new));
+        rec.push(c.reason.clone());
+        let _ = w.write_record(&rec);
+    }
+    String::from_utf8_lossy(&w.into_inner().unwrap_or_default()).into_owned()
+}
+
+/// A short text per club naming its fixtures that moved, were scratched or are new.
+pub fn club_summary(league: &League, changes: &[Change]) -> String {
+    let name = |t: TeamId| league.teams[t].name.as_str();
+    let mut out = String::new();
+    for (c, club) in league.clubs.iter().enumerate() {
+        let ours = |x: &Option<(TeamId, TeamId, NaiveDate)>| {
+            x.is_some_and(|(h, a, _)| league.teams[h].club == c || league.teams[a].club == c)
+        };
+        let mut lines: BTreeMap<Status, Vec<String>> = BTreeMap::new();
+        for ch in changes
+            .iter()
+            .filter(|ch| ch.status != Status::Unchanged && (ours(&ch.old) || ours(&ch.new)))
+        {
+            let text = match (ch.old, ch.new) {
+                (Some((h, a, d)), Some((nh, na, nd))) => {
+                    let mut t = format!("{} v {} {d} -> {nd}", name(h), name(a));
+                    if (nh, na) != (h, a) {
+                        let _ = write!(t, " (now {} v {})", name(nh), name(na));
+                    }
+                    let _ = write!(t, " ({})", ch.reason);
+                    t
+                }
+                (Some((h, a, d)), None) => format!("{} v {} {d}", name(h), name(a)),
+                (None, Some((h, a, d))) => format!("{} v {} {d}", name(h), name(a)),
+                (None, None) => continue,
+            };
+            lines.entry(ch.status).or_default().push(text);
+        }
+        if lines.is_empty() {
+            continue;
+        }
+        let parts: Vec<String> = lines
+            .iter()
+            .map(|(s, l)| {
+                let noun = if l.len() == 1 { "fixture" } else { "fixtures" };
+                format!("{} {noun} {}: {}", l.len(), s.as_str(), l.join("; "))
+            })
+            .collect();
+        let _ = writeln!(out, "{}: {}", club.name, parts.join(". "));
+    }
+    if out.is_empty() {
+        out.push_str("No fixture changes.\n");
+    }
+    out
+}
