@@ -1,4 +1,5 @@
-//! `fixtures batch DIR`: many scenarios solved in parallel, one result folder each, and a
+//! `fixtures batch DIR`: many scenarios solved in parallel (`jobs` at a time, each solve on its
+//! own rayon pool), one result folder each, and a
 //! `summary.csv` with a row per scenario.
 //!
 //! A scenario is a folder of DIR holding `league.toml`, optionally `current.csv` (the fixture
@@ -21,7 +22,6 @@ use crate::model::{self, parse_iso_date, League};
 use crate::report;
 use crate::reschedule;
 use crate::solve::{self, Options, Outcome};
-use rayon::prelude::*;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -107,48 +107,65 @@ pub fn scenarios(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 /// Runs every scenario of `dir` on `jobs` threads and writes `dir/summary.csv`.
 pub fn run(dir: &Path, force: bool, jobs: usize) -> std::io::Result<Vec<Row>> {
     let list = scenarios(dir)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.max(1))
-        .build()
-        .map_err(std::io::Error::other)?;
-    let rows: Vec<Row> = pool.install(|| {
-        list.par_iter()
-            .map(|p| {
-                let name = p
-                    .file_name()
-                    .map_or(String::new(), |n| n.to_string_lossy().into_owned());
-                let done = p.join("result").join("row.csv");
-                if !force {
-                    if let Some(mut row) = read_row(&done) {
-                        row.status = format!("skipped ({})", row.status);
-                        return row;
-                    }
+    // `jobs` worker threads take scenarios in turn; each scenario's solve runs its own rayon
+    // pool of one search thread. (Scenarios on a rayon pool would steal one another while a
+    // solve waits on its own pool, running them all at once on a shared clock.)
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let done: std::sync::Mutex<Vec<(usize, Row)>> = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1).min(list.len().max(1)) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let Some(p) = list.get(i) else { break };
+                let row = one(p, force);
+                if let Ok(mut d) = done.lock() {
+                    d.push((i, row));
                 }
-                let started = Instant::now();
-                let mut row = match scenario(p) {
-                    Ok(row) => row,
-                    Err(e) => Row {
-                        scenario: String::new(),
-                        status: "error".into(),
-                        valid: None,
-                        fixtures: None,
-                        moves: None,
-                        breaks: None,
-                        seconds: 0.0,
-                        error: e,
-                    },
-                };
-                row.scenario = name;
-                row.seconds = started.elapsed().as_secs_f64();
-                let _ = std::fs::create_dir_all(p.join("result"));
-                let _ = report::write_atomically(&done, &csv_text(&[row.record()]));
-                row
-            })
-            .collect()
+            });
+        }
     });
+    let mut rows = done.into_inner().unwrap_or_default();
+    rows.sort_by_key(|r| r.0);
+    let rows: Vec<Row> = rows.into_iter().map(|r| r.1).collect();
     let records: Vec<Vec<String>> = rows.iter().map(Row::record).collect();
     report::write_atomically(&dir.join("summary.csv"), &csv_text(&records))?;
     Ok(rows)
+}
+
+/// One scenario: skipped when done before (unless `force`), else solved; its row is saved.
+fn one(p: &Path, force: bool) -> Row {
+    let name = p
+        .file_name()
+        .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+    let done = p.join("result").join("row.csv");
+    if !force {
+        if let Some(mut row) = read_row(&done) {
+            row.status = format!("skipped ({})", row.status);
+            return row;
+        }
+    }
+    let started = Instant::now();
+    // A panic in one scenario must not take the others down.
+    let result = std::panic::catch_unwind(|| scenario(p))
+        .unwrap_or_else(|_| Err("internal error: the solver panicked (please report it)".into()));
+    let mut row = match result {
+        Ok(row) => row,
+        Err(e) => Row {
+            scenario: String::new(),
+            status: "error".into(),
+            valid: None,
+            fixtures: None,
+            moves: None,
+            breaks: None,
+            seconds: 0.0,
+            error: e,
+        },
+    };
+    row.scenario = name;
+    row.seconds = started.elapsed().as_secs_f64();
+    let _ = std::fs::create_dir_all(p.join("result"));
+    let _ = report::write_atomically(&done, &csv_text(&[row.record()]));
+    row
 }
 
 fn read_row(path: &Path) -> Option<Row> {
