@@ -49,6 +49,9 @@ enum Command {
         /// is shared among them.
         #[arg(long, value_name = "K")]
         alternatives: Option<usize>,
+        /// When the league has no valid schedule, also print why as JSON on standard output.
+        #[arg(long)]
+        explain_json: bool,
     },
     /// Re-run the draw mid-season: fixtures before --from stay as they are, a withdrawn team's
     /// fixtures are scratched, and the rest move as little as the (edited) league file allows.
@@ -158,6 +161,7 @@ fn main() -> ExitCode {
             threads,
             gap,
             alternatives,
+            explain_json,
         } => {
             let mut opts = solve::Options {
                 time_limit,
@@ -171,7 +175,7 @@ fn main() -> ExitCode {
             }
             match alternatives {
                 Some(k) => run_alternatives(&league, output.as_deref(), &opts, k),
-                None => run_solve(&league, output.as_deref(), &opts),
+                None => run_solve(&league, output.as_deref(), &opts, explain_json),
             }
         }
         Command::Compare {
@@ -291,7 +295,12 @@ fn verified(
     Ok((csv, report))
 }
 
-fn run_solve(path: &Path, output: Option<&Path>, opts: &solve::Options) -> ExitCode {
+fn run_solve(
+    path: &Path,
+    output: Option<&Path>,
+    opts: &solve::Options,
+    explain_json: bool,
+) -> ExitCode {
     if let Err(code) = check_options(opts) {
         return code;
     }
@@ -315,6 +324,17 @@ fn run_solve(path: &Path, output: Option<&Path>, opts: &solve::Options) -> ExitC
             return ExitCode::from(EXIT_INTERNAL);
         }
     };
+    if explain_json {
+        if let solve::Outcome::Infeasible(reasons) = &solved.outcome {
+            let v = serde_json::json!({
+                "league": league.name,
+                "status": "infeasible",
+                "reasons": reasons,
+                "relaxations": solved.relaxations,
+            });
+            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        }
+    }
     let (csv, report) = match verified(&league, path, &solved, opts) {
         Ok(v) => v,
         Err(code) => return code,

@@ -300,3 +300,42 @@ fn compare_and_report_run_on_any_fixture_list() {
     let o = d.run(&["report", "league.toml", "a.csv", "-o", "b.csv"]);
     assert_eq!(code(&o), 1, "-o must not be a file");
 }
+
+#[test]
+fn an_impossible_league_explains_itself_as_json() {
+    // Three teams on Mondays, A1 and B1 both away on the first of three: one relaxation.
+    let d = Dir::new();
+    let mut toml = String::from(
+        "name = \"Tight\"\nstart = 2027-01-04\nend = 2027-01-24\n\n[rules]\nmin_days_between = 7\nsame_club_first = false\n\n[[division]]\nname = \"D\"\n\n",
+    );
+    for c in ["A", "B", "C"] {
+        toml += &format!("[[venue]]\nname = \"{c} Hall\"\n\n[[club]]\nname = \"{c}\"\nvenue = \"{c} Hall\"\nnights = [\"Mon\"]\n\n");
+    }
+    for (t, c, extra) in [
+        ("A1", "A", "unavailable = [2027-01-04]"),
+        ("B1", "B", "unavailable = [2027-01-04]"),
+        ("C1", "C", ""),
+    ] {
+        toml += &format!("[[team]]\nname = \"{t}\"\nclub = \"{c}\"\ndivision = \"D\"\n{extra}\n\n");
+    }
+    d.write("tight.toml", &toml);
+    let o = d.run(&[
+        "solve",
+        "tight.toml",
+        "--explain-json",
+        "--threads",
+        "1",
+        "--time-limit",
+        "20",
+    ]);
+    assert_eq!(code(&o), 2, "{}", text_of(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["status"], "infeasible");
+    assert_eq!(v["relaxations"][0]["rule"], "unavailable");
+    assert_eq!(v["relaxations"][0]["dates"][0], "2027-01-04");
+    assert!(text(&o.stderr).contains("could play on 1 of its unavailable dates (2027-01-04)"));
+}
+
+fn text_of(o: &Output) -> String {
+    format!("{}\n{}", text(&o.stdout), text(&o.stderr))
+}

@@ -5,7 +5,7 @@
 //! Cheap necessary conditions are checked here, so that an obviously impossible league is
 //! reported in plain words before any MIP is built.
 
-use crate::model::{Fixture, League, TeamId};
+use crate::model::{Fixture, League, TeamId, Unplayable};
 use chrono::NaiveDate;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,6 +26,8 @@ pub struct Candidates {
     pub by_team: Vec<Vec<usize>>,
     /// Fixture indices per team.
     pub fixtures_of: Vec<Vec<usize>>,
+    /// The elastic model only: per slot, the rules 1–4 it breaks (empty for a playable slot).
+    pub relaxed: Vec<Vec<Unplayable>>,
 }
 
 impl Candidates {
@@ -40,7 +42,45 @@ impl Candidates {
 pub struct Impossible(pub Vec<String>);
 
 pub fn candidates(league: &League) -> Result<Candidates, Impossible> {
+    let (cand, mut problems) = slots(league, false);
+    if problems.is_empty() {
+        problems.extend(too_few_dates(league, &cand));
+        problems.extend(venue_too_small(league, &cand));
+        problems.extend(fixed_clashes(league));
+        problems.extend(club_pairs_too_late(league, &cand));
+    }
+    if problems.is_empty() {
+        Ok(cand)
+    } else {
+        Err(Impossible(problems))
+    }
+}
+
+/// The candidates of the elastic model: besides every playable slot, the slots on hosting
+/// dates that only a team's unavailability, a club's late start, or a league or venue closure
+/// rules out, each with the reasons it breaks (`Candidates::relaxed`).
+pub fn candidates_elastic(league: &League) -> Candidates {
+    slots(league, true).0
+}
+
+/// Whether a slot ruled out for these reasons may be relaxed in the elastic model.
+fn relaxable(reasons: &[Unplayable]) -> bool {
+    !reasons.is_empty()
+        && reasons.iter().all(|r| {
+            matches!(
+                r,
+                Unplayable::LeagueClosed
+                    | Unplayable::BeforeStart(_)
+                    | Unplayable::VenueClosed
+                    | Unplayable::Unavailable(_)
+                    | Unplayable::UnavailableAway
+            )
+        })
+}
+
+fn slots(league: &League, elastic: bool) -> (Candidates, Vec<String>) {
     let fixtures = league.fixtures();
+    let mut relaxed = Vec::new();
     let mut slots = Vec::new();
     let mut by_fixture = vec![Vec::new(); fixtures.len()];
     let mut by_team = vec![Vec::new(); league.teams.len()];
@@ -65,8 +105,12 @@ pub fn candidates(league: &League) -> Result<Candidates, Impossible> {
                 None => league.season_dates().collect(),
             };
             for date in dates {
+                let mut why = Vec::new();
                 if league.playable(home, away, date).is_err() {
-                    continue;
+                    why = league.unplayable_reasons(home, away, date);
+                    if !elastic || fixed.is_some() || !relaxable(&why) {
+                        continue;
+                    }
                 }
                 if fixed.is_none() && league.not_before.is_some_and(|nb| date < nb) {
                     continue;
@@ -85,6 +129,7 @@ pub fn candidates(league: &League) -> Result<Candidates, Impossible> {
                     away,
                     date,
                 });
+                relaxed.push(why);
                 by_fixture[fi].push(s);
                 by_team[home].push(s);
                 by_team[away].push(s);
@@ -101,16 +146,9 @@ pub fn candidates(league: &League) -> Result<Candidates, Impossible> {
         by_fixture,
         by_team,
         fixtures_of,
+        relaxed: if elastic { relaxed } else { Vec::new() },
     };
-    if problems.is_empty() {
-        problems.extend(too_few_dates(league, &cand));
-        problems.extend(venue_too_small(league, &cand));
-    }
-    if problems.is_empty() {
-        Ok(cand)
-    } else {
-        Err(Impossible(problems))
-    }
+    (cand, problems)
 }
 
 fn no_date_message(league: &League, f: &Fixture, internal: bool) -> String {
@@ -210,6 +248,113 @@ fn venue_too_small(league: &League, cand: &Candidates) -> Vec<String> {
     out
 }
 
+/// `[[fixed]]` fixtures that cannot all hold: two of a team's closer than `min_days_between`,
+/// or more on a venue's date than its capacity.
+fn fixed_clashes(league: &League) -> Vec<String> {
+    let mut out = Vec::new();
+    let gap = league.rules.min_days_between.max(1) as i64;
+    let name = |t: TeamId| league.teams[t].name.as_str();
+    let show =
+        |f: &crate::model::Fixed| format!("{} v {} on {}", name(f.home), name(f.away), f.date);
+    for t in 0..league.teams.len() {
+        let mut mine: Vec<&crate::model::Fixed> = league
+            .fixed
+            .iter()
+            .filter(|f| f.home == t || f.away == t)
+            .collect();
+        mine.sort_by_key(|f| f.date);
+        for w in mine.windows(2) {
+            let days = (w[1].date - w[0].date).num_days();
+            if days < gap {
+                out.push(format!(
+                    "fixed fixtures {} and {} are {days} days apart, but {} must have {gap} days between matches (min_days_between)",
+                    show(w[0]),
+                    show(w[1]),
+                    name(t)
+                ));
+            }
+        }
+    }
+    let mut at: std::collections::BTreeMap<(usize, NaiveDate), Vec<&crate::model::Fixed>> =
+        Default::default();
+    for f in &league.fixed {
+        at.entry((league.teams[f.home].venue, f.date))
+            .or_default()
+            .push(f);
+    }
+    for ((v, date), list) in at {
+        let cap = league.venues[v].capacity_on(date) as usize;
+        if list.len() > cap {
+            let shown: Vec<String> = list.iter().map(|f| show(f)).collect();
+            out.push(format!(
+                "{} can host {cap} matches on {date}, but {} fixed fixtures are there: {}",
+                league.venues[v].name,
+                list.len(),
+                shown.join("; ")
+            ));
+        }
+    }
+    out
+}
+
+/// `same_club_first`: a team's matches against club-mates come before all its others. When the
+/// last of them can be played only late, the team's other fixtures may not fit after it.
+fn club_pairs_too_late(league: &League, cand: &Candidates) -> Vec<String> {
+    if !league.rules.same_club_first {
+        return Vec::new();
+    }
+    let gap = league.rules.min_days_between.max(1) as i64;
+    let mut out = Vec::new();
+    for (t, team) in league.teams.iter().enumerate() {
+        let (internal, external): (Vec<usize>, Vec<usize>) = cand.fixtures_of[t]
+            .iter()
+            .partition(|&&f| cand.is_internal(league, f));
+        if internal.is_empty() || external.is_empty() {
+            continue;
+        }
+        // The internal fixture whose earliest possible date is the latest.
+        let Some((latest_start, f)) = internal
+            .iter()
+            .filter_map(|&f| {
+                let first = cand.by_fixture[f]
+                    .iter()
+                    .map(|&s| cand.slots[s].date)
+                    .min()?;
+                Some((first, f))
+            })
+            .max()
+        else {
+            continue;
+        };
+        let mut dates: Vec<NaiveDate> = external
+            .iter()
+            .flat_map(|&e| cand.by_fixture[e].iter().map(|&s| cand.slots[s].date))
+            .filter(|d| *d > latest_start)
+            .collect();
+        dates.sort();
+        dates.dedup();
+        let mut count = 0;
+        let mut last = latest_start;
+        for d in dates {
+            if (d - last).num_days() >= gap {
+                count += 1;
+                last = d;
+            }
+        }
+        if count < external.len() {
+            let fx = &cand.fixtures[f];
+            out.push(format!(
+                "{} v {} (same club) can be played on {latest_start} at the earliest; same_club_first puts it before {}'s {} other fixtures, but only {count} dates {gap} days apart remain for them after it",
+                league.teams[fx.a].name,
+                league.teams[fx.b].name,
+                team.name,
+                external.len()
+            ));
+        }
+    }
+    out
+}
+
 /// A team needs as many dates, `min_days_between` apart, as it has fixtures.
 fn too_few_dates(league: &League, cand: &Candidates) -> Vec<String> {
     let gap = league.rules.min_days_between as i64;
@@ -256,6 +401,7 @@ impl Candidates {
             by_fixture: vec![Vec::new(); self.fixtures.len()],
             by_team: vec![Vec::new(); self.by_team.len()],
             fixtures_of: self.fixtures_of.clone(),
+            relaxed: Vec::new(),
         };
         let mut map = Vec::new();
         for (s, slot) in self.slots.iter().enumerate() {

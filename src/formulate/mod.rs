@@ -7,9 +7,10 @@ mod candidates;
 pub mod quality;
 pub mod rules;
 
-pub use candidates::{candidates, Candidates, Impossible, Slot};
+pub use candidates::{candidates, candidates_elastic, Candidates, Impossible, Slot};
 
-use crate::model::{League, Weights};
+use crate::model::{ClubId, League, TeamId, VenueId, Weights};
+use chrono::NaiveDate;
 use good_lp::{variable, Constraint, Expression, ProblemVariables, Variable};
 
 /// The model under construction: variables, rows and objective.
@@ -19,7 +20,37 @@ pub struct Mip {
     pub x: Vec<Variable>,
     pub constraints: Vec<Constraint>,
     pub objective: Expression,
+    /// The elastic model (explaining infeasibility): each rule's row gets a penalised slack,
+    /// listed here with what relaxing it means.
+    /// (what relaxing it means, the slack's column index).
+    pub elastic: Option<Vec<(Slack, usize)>>,
 }
+
+/// A rule relaxed in the elastic model: which rule, for whom, where.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Slack {
+    /// A team plays twice within `min_days_between` days starting on this date.
+    Rest { team: TeamId, date: NaiveDate },
+    /// A team's home and away matches differ by more than `home_away_balance`.
+    Balance { team: TeamId },
+    /// A venue hosts more than its capacity on a date.
+    Capacity { venue: VenueId, date: NaiveDate },
+    /// A team plays a club-mate after one of its other matches (`same_club_first`).
+    SameClubFirst { team: TeamId },
+    /// A team plays in more than `max_consecutive_weeks` weeks in a row.
+    ConsecutiveWeeks { team: TeamId },
+    /// A club hosts on more than `max_home_dates` dates.
+    HomeDates { club: ClubId },
+    /// More fixtures than allowed keep an earlier draft's date.
+    SameAsEarlierDraft,
+}
+
+/// The penalty of one relaxed slot (per rule it breaks) in the elastic model: playing on a date
+/// a team said it cannot, or before its start, or on a closed date.
+pub const ELASTIC_COST: f64 = 1.0;
+/// The penalty of one unit of a rule's slack: dearer than a relaxed date, so an explanation
+/// asks one team for a date before it asks a whole division to change a rule.
+pub const ELASTIC_RULE_COST: f64 = 2.0;
 
 impl Mip {
     pub fn new(cand: &Candidates) -> Self {
@@ -30,7 +61,29 @@ impl Mip {
             x,
             constraints: Vec::new(),
             objective: Expression::default(),
+            elastic: None,
         }
+    }
+
+    /// `e <= max`: a hard row, or in the elastic model one with a penalised slack.
+    pub fn limit(&mut self, e: Expression, max: f64, slack: impl FnOnce() -> Slack) {
+        match self.elastic.is_some() {
+            true => {
+                let column = self.vars.len();
+                let s = self.vars.add(variable().min(0.0));
+                self.objective += ELASTIC_RULE_COST * s;
+                self.constraints.push((e - s).leq(max));
+                if let Some(list) = &mut self.elastic {
+                    list.push((slack(), column));
+                }
+            }
+            false => self.constraints.push(e.leq(max)),
+        }
+    }
+
+    /// `e >= min`, as `limit`.
+    pub fn at_least(&mut self, e: Expression, min: f64, slack: impl FnOnce() -> Slack) {
+        self.limit(-e, -min, slack)
     }
 
     /// Sum of the slot variables named by `slots`.
@@ -64,6 +117,23 @@ pub const PASSES: &[(&str, Pass)] = &[
 /// The whole model of a league.
 pub fn build(league: &League, cand: &Candidates, weights: &Weights) -> Mip {
     build_for(league, cand, weights, None)
+}
+
+/// The elastic model of a league: the rules with penalised slacks, the relaxed slots (see
+/// `candidates_elastic`) at a cost each, no quality terms. Its optimum is the fewest relaxations
+/// that make a schedule possible.
+pub fn build_elastic(league: &League, cand: &Candidates) -> Mip {
+    let mut mip = Mip::new(cand);
+    mip.elastic = Some(Vec::new());
+    for (_, pass) in PASSES {
+        pass(league, cand, &mut mip);
+    }
+    for (s, why) in cand.relaxed.iter().enumerate() {
+        if !why.is_empty() {
+            mip.objective += ELASTIC_COST * why.len() as f64 * mip.x[s];
+        }
+    }
+    mip
 }
 
 /// The quality terms of some teams only: when most fixtures are pinned, the other teams'

@@ -1,6 +1,6 @@
 //! One pass per rule. Each reads the league and the candidate slots and adds rows to the MIP.
 
-use super::{Candidates, Mip};
+use super::{Candidates, Mip, Slack};
 use crate::model::League;
 use chrono::{Datelike, NaiveDate};
 use std::collections::BTreeMap;
@@ -43,7 +43,8 @@ pub fn rest_days(league: &League, cand: &Candidates, mip: &mut Mip) {
                 .collect();
             if window.len() > 1 {
                 let e = mip.sum(window);
-                mip.constraints.push(e.leq(1));
+                let date = **d;
+                mip.limit(e, 1.0, || Slack::Rest { team: t, date });
             }
         }
     }
@@ -61,11 +62,11 @@ pub fn home_away_balance(league: &League, cand: &Candidates, mip: &mut Mip) {
         let (lo, hi) = league.home_range(t, n as usize);
         if lo > 0 {
             let e = mip.sum(home.iter().copied());
-            mip.constraints.push(e.geq(lo as f64));
+            mip.at_least(e, lo as f64, || Slack::Balance { team: t });
         }
         if hi < n {
             let e = mip.sum(home.iter().copied());
-            mip.constraints.push(e.leq(hi as f64));
+            mip.limit(e, hi as f64, || Slack::Balance { team: t });
         }
     }
 }
@@ -85,7 +86,7 @@ pub fn venue_capacity(league: &League, cand: &Candidates, mip: &mut Mip) {
         fixtures.dedup();
         if fixtures.len() > cap {
             let e = mip.sum(slots);
-            mip.constraints.push(e.leq(cap as f64));
+            mip.limit(e, cap as f64, || Slack::Capacity { venue: v, date });
         }
     }
 }
@@ -123,7 +124,7 @@ pub fn same_club_first(league: &League, cand: &Candidates, mip: &mut Mip) {
                         .copied()
                         .filter(|&s| cand.slots[s].date >= *d),
                 );
-                mip.constraints.push(e.leq(1));
+                mip.limit(e, 1.0, || Slack::SameClubFirst { team: t });
             }
         }
     }
@@ -165,7 +166,7 @@ pub fn max_consecutive_weeks(league: &League, cand: &Candidates, mip: &mut Mip) 
                 for v in w..=w + k {
                     e += played[&v].clone();
                 }
-                mip.constraints.push(e.leq(k as f64));
+                mip.limit(e, k as f64, || Slack::ConsecutiveWeeks { team: t });
             }
         }
     }
@@ -196,7 +197,7 @@ pub fn max_home_dates(league: &League, cand: &Candidates, mip: &mut Mip) {
             mip.constraints.push(e.leq(fixtures.len() as f64 * h));
             used += h;
         }
-        mip.constraints.push(used.leq(max as f64));
+        mip.limit(used, max as f64, || Slack::HomeDates { club: c });
     }
 }
 
@@ -207,7 +208,7 @@ pub fn differ_from(cand: &Candidates, mip: &mut Mip, earlier: &[NaiveDate], max_
         .collect();
     if same.len() > max_same {
         let e = mip.sum(same);
-        mip.constraints.push(e.leq(max_same as f64));
+        mip.limit(e, max_same as f64, || Slack::SameAsEarlierDraft);
     }
 }
 

@@ -226,7 +226,7 @@ pub struct Fixture {
 }
 
 /// Why a fixture cannot be played on a date (rules 1–4 of "When a match can be played").
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Unplayable {
     OutsideSeason,
     LeagueClosed,
@@ -300,33 +300,10 @@ impl League {
 
     /// Can `home v away` be played on `date` (rules 1–4)? The first reason it cannot.
     pub fn playable(&self, home: TeamId, away: TeamId, date: NaiveDate) -> Result<(), Unplayable> {
-        let (h, a) = (&self.teams[home], &self.teams[away]);
-        if date < self.start || date > self.end {
-            return Err(Unplayable::OutsideSeason);
+        match self.unplayable_reasons(home, away, date).first() {
+            Some(why) => Err(*why),
+            None => Ok(()),
         }
-        if self.closed.contains(&date) {
-            return Err(Unplayable::LeagueClosed);
-        }
-        for (id, t) in [(home, h), (away, a)] {
-            if date < t.start {
-                return Err(Unplayable::BeforeStart(id));
-            }
-        }
-        if !h.hosting.hosts_on(date) {
-            return Err(Unplayable::NotHostingDate);
-        }
-        if self.venues[h.venue].closed.contains(&date) {
-            return Err(Unplayable::VenueClosed);
-        }
-        for (id, t) in [(home, h), (away, a)] {
-            if t.unavailable.contains(&date) {
-                return Err(Unplayable::Unavailable(id));
-            }
-        }
-        if a.unavailable_away.contains(&date) {
-            return Err(Unplayable::UnavailableAway);
-        }
-        Ok(())
     }
 
     pub fn describe_unplayable(&self, why: &Unplayable, home: TeamId) -> String {
@@ -375,6 +352,44 @@ impl League {
             let jan = NaiveDate::from_ymd_opt(self.start.year() + 1, 1, 1)?;
             (jan <= self.end).then_some((jan, jan))
         })
+    }
+
+    /// Every reason of rules 1–4 why `home v away` cannot be played on `date` (empty when it
+    /// can), unlike `playable`, which stops at the first.
+    pub fn unplayable_reasons(
+        &self,
+        home: TeamId,
+        away: TeamId,
+        date: NaiveDate,
+    ) -> Vec<Unplayable> {
+        let (h, a) = (&self.teams[home], &self.teams[away]);
+        let mut out = Vec::new();
+        if date < self.start || date > self.end {
+            out.push(Unplayable::OutsideSeason);
+        }
+        if self.closed.contains(&date) {
+            out.push(Unplayable::LeagueClosed);
+        }
+        for (id, t) in [(home, h), (away, a)] {
+            if date < t.start {
+                out.push(Unplayable::BeforeStart(id));
+            }
+        }
+        if !h.hosting.hosts_on(date) {
+            out.push(Unplayable::NotHostingDate);
+        }
+        if self.venues[h.venue].closed.contains(&date) {
+            out.push(Unplayable::VenueClosed);
+        }
+        for (id, t) in [(home, h), (away, a)] {
+            if t.unavailable.contains(&date) {
+                out.push(Unplayable::Unavailable(id));
+            }
+        }
+        if a.unavailable_away.contains(&date) {
+            out.push(Unplayable::UnavailableAway);
+        }
+        out
     }
 
     /// Every date of the season, in order.

@@ -12,8 +12,11 @@ use good_lp::{solvers::highs::highs as highs_backend, SolverModel};
 use rayon::prelude::*;
 use std::time::Instant;
 
+mod explain;
 mod improve;
 mod local;
+
+pub use explain::{explain, Relaxation};
 
 /// A small deterministic random number generator (PCG-style LCG), so a seed gives one answer.
 pub(crate) struct Rng(u64);
@@ -155,6 +158,8 @@ pub struct Solved {
     pub runs: usize,
     pub columns: usize,
     pub rows: usize,
+    /// When infeasible: the fewest relaxations of the rules that would make a schedule possible.
+    pub relaxations: Vec<Relaxation>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -198,6 +203,7 @@ pub fn solve(league: &League, opts: &Options) -> Result<Solved, SolveError> {
                 runs: 0,
                 columns: 0,
                 rows: 0,
+                relaxations: Vec::new(),
             })
         }
     };
@@ -284,6 +290,7 @@ pub fn solve(league: &League, opts: &Options) -> Result<Solved, SolveError> {
         runs: firsts.len() + seconds_runs.len(),
         columns,
         rows,
+        relaxations: Vec::new(),
     };
     // The runs of the full objective decide; the first phase is the fallback.
     let (runs, proven) = if seconds_runs.iter().any(|r| r.chosen.is_some()) || !improve {
@@ -336,12 +343,22 @@ pub fn solve(league: &League, opts: &Options) -> Result<Solved, SolveError> {
         });
     }
     if firsts.iter().any(|r| r.status == RunStatus::Infeasible) {
+        // Why: the fewest relaxations that make a schedule possible (the elastic model).
+        let left = (opts.time_limit - started.elapsed().as_secs_f64()).clamp(5.0, 30.0);
+        let relaxations = explain(league, opts, left)?.unwrap_or_default();
+        let mut reasons = vec![if relaxations.is_empty() {
+            "no schedule satisfies all the rules together (every fixture has possible dates and \
+             every team has enough of them, but not all at once)"
+                .to_string()
+        } else {
+            "no schedule satisfies all the rules together; one would exist if all of these were \
+             allowed (the fewest relaxations the solver found):"
+                .to_string()
+        }];
+        reasons.extend(relaxations.iter().map(|r| r.message.clone()));
         return Ok(Solved {
-            outcome: Outcome::Infeasible(vec![
-                "no schedule satisfies all the rules together: the solver proved the model infeasible \
-                 although every fixture has possible dates and every team has enough of them"
-                    .into(),
-            ]),
+            outcome: Outcome::Infeasible(reasons),
+            relaxations,
             ..base
         });
     }
@@ -378,7 +395,6 @@ pub(crate) fn run_once(
     started: Instant,
     spec: &RunSpec,
 ) -> Result<Run, SolveError> {
-    let seed = spec.seed;
     let mut mip = formulate::build_for(league, cand, spec.weights, spec.teams);
     let max_same = opts.max_same_count(cand.fixtures.len());
     for earlier in &opts.differ_from {
@@ -392,6 +408,17 @@ pub(crate) fn run_once(
             }
         }
     }
+    run_mip(mip, opts, started, spec).map(|r| r.0)
+}
+
+/// Solves a built model with HiGHS; the run and, when it has a solution, every column's value.
+pub(crate) fn run_mip(
+    mip: formulate::Mip,
+    opts: &Options,
+    started: Instant,
+    spec: &RunSpec,
+) -> Result<(Run, Option<Vec<f64>>), SolveError> {
+    let seed = spec.seed;
     let columns = mip.vars.len();
     let rows = mip.constraints.len();
     let x_len = mip.x.len();
@@ -435,17 +462,13 @@ pub(crate) fn run_once(
         .double_info_value(c"mip_dual_bound")
         .unwrap_or(f64::NEG_INFINITY);
     let objective = solved.objective_value();
-    let chosen = if has_solution && status != RunStatus::Infeasible {
-        let values = solved.get_solution();
-        let cols = values.columns();
-        Some(
-            // The slot variables are the model's first columns, in slot order (`Mip::new`).
-            (0..x_len).filter(|&s| cols[s] > 0.5).collect(),
-        )
-    } else {
-        None
-    };
-    Ok(Run {
+    let values = (has_solution && status != RunStatus::Infeasible)
+        .then(|| solved.get_solution().columns().to_vec());
+    // The slot variables are the model's first columns, in slot order (`Mip::new`).
+    let chosen = values
+        .as_ref()
+        .map(|cols| (0..x_len).filter(|&s| cols[s] > 0.5).collect());
+    let run = Run {
         seed,
         status,
         objective,
@@ -454,7 +477,8 @@ pub(crate) fn run_once(
         chosen,
         columns,
         rows,
-    })
+    };
+    Ok((run, values))
 }
 
 fn set_option<V: highs::HighsOptionValue>(
