@@ -219,6 +219,10 @@ impl Checker<'_> {
         let lg = self.league;
         let (h, a) = (&lg.teams[r.home], &lg.teams[r.away]);
         let d = r.date;
+        if r.home == r.away {
+            self.push("5 fixtures", r, "a team cannot play itself".into());
+            return;
+        }
         if d < lg.start || d > lg.end {
             self.push(
                 "1 season",

@@ -13,6 +13,10 @@ use toml::Spanned;
 const MAX_RANGE_DAYS: i64 = 3700;
 /// League files larger than this are refused before parsing.
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+/// The most fixtures a league may have (a 150-team league has about 730).
+pub const MAX_FIXTURES: usize = 20_000;
+/// The most teams a league may have.
+pub const MAX_TEAMS: usize = 2_000;
 
 /// Read and validate a league file.
 pub fn read_league(path: &Path) -> Result<League, InputErrors> {
@@ -66,6 +70,46 @@ pub fn parse_league(text: &str, file: &str) -> Result<League, InputErrors> {
     let league = cx.league(&raw);
     if cx.errors.is_empty() {
         if let Some(league) = league {
+            // Enormous leagues are refused here, before any model takes the memory for them.
+            let fixtures = league.fixture_count();
+            if league.teams.len() > MAX_TEAMS {
+                let line = raw
+                    .team
+                    .get(MAX_TEAMS)
+                    .map_or(0, |t| cx.line(t.span().start));
+                cx.errors.push(InputError {
+                    file: file.to_string(),
+                    line,
+                    key: "team".into(),
+                    problem: Problem::BadValue(format!(
+                        "the league has {} teams; leagues of more than {MAX_TEAMS} teams are refused (this is team {})",
+                        league.teams.len(),
+                        MAX_TEAMS + 1
+                    )),
+                });
+                return Err(InputErrors(cx.errors));
+            }
+            if fixtures > MAX_FIXTURES {
+                let biggest = (0..raw.division.len())
+                    .max_by_key(|&d| league.divisions[d].teams.len())
+                    .unwrap_or(0);
+                let line = raw
+                    .division
+                    .get(biggest)
+                    .map_or(0, |d| cx.line(d.span().start));
+                cx.errors.push(InputError {
+                    file: file.to_string(),
+                    line,
+                    key: "division".into(),
+                    problem: Problem::BadValue(format!(
+                        "the league has {fixtures} fixtures ({} teams; the largest division, \"{}\", has {}); leagues of more than {MAX_FIXTURES} fixtures are refused",
+                        league.teams.len(),
+                        league.divisions.get(biggest).map_or("", |d| d.name.as_str()),
+                        league.divisions.get(biggest).map_or(0, |d| d.teams.len()),
+                    )),
+                });
+                return Err(InputErrors(cx.errors));
+            }
             return Ok(league);
         }
     }

@@ -259,6 +259,21 @@ impl League {
         self.teams[a].club == self.teams[b].club
     }
 
+    /// How many fixtures the divisions' formats call for (before `[[excluded]]`).
+    pub fn fixture_count(&self) -> usize {
+        self.divisions
+            .iter()
+            .map(|d| {
+                let n = d.teams.len();
+                let pairs = n * n.saturating_sub(1) / 2;
+                match d.format {
+                    Format::Single => pairs,
+                    Format::Double => 2 * pairs,
+                }
+            })
+            .sum()
+    }
+
     /// Every fixture the divisions' formats call for, less `[[excluded]]`, in a stable order.
     pub fn fixtures(&self) -> Vec<Fixture> {
         let mut out = Vec::new();
