@@ -221,7 +221,7 @@ fn fuzz_the_readers() {
         n += 1;
         let input = mutate(&mut rng, MID_DOWNS.as_bytes());
         let text = String::from_utf8_lossy(&input).into_owned();
-        let solve_it = n % 64 == 0;
+        let solve_it = n.is_multiple_of(64);
         let ok = std::panic::catch_unwind(|| {
             // A league that still reads is modelled, and now and then solved briefly.
             if let Ok(lg) = fixtures::model::parse_league(&text, "fuzz.toml") {
