@@ -1,8 +1,8 @@
 //! Hostile input: every file of `tests/corpus/` gets exit 1 and a message naming the file,
 //! never a panic; enormous leagues are refused; and a mutation fuzzer over the league-file and
 //! CSV readers finds no panic (`FUZZ_SECONDS=600 cargo test --release --test hostile fuzz`
-//! fuzzes for ten minutes: `scripts/fuzz`). An input that once panicked is saved into the
-//! corpus, so it stays a regression test.
+//! fuzzes for ten minutes: `scripts/fuzz`). An input that once panicked is saved into
+//! `tests/corpus/found/`, so it stays a regression test.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -62,6 +62,25 @@ fn every_bad_fixture_list_exits_1_naming_the_file() {
             text.contains(path) || text.contains("VIOLATION"),
             "{path}: {text}"
         );
+        assert!(!text.contains("panicked"), "{path}: {text}");
+    }
+}
+
+/// Inputs the fuzzer once found panicking: now they run to an ordinary end (any exit status the
+/// spec names, with a message), never a panic or an internal error.
+#[test]
+fn inputs_that_once_panicked_end_normally() {
+    let dir = tempfile::tempdir().unwrap();
+    let league = dir.path().join("league.toml");
+    std::fs::write(&league, MID_DOWNS).unwrap();
+    for f in corpus("found") {
+        let path = f.to_str().unwrap();
+        let (code, text) = if path.ends_with(".csv") {
+            run(&["check", league.to_str().unwrap(), path])
+        } else {
+            run(&["solve", path, "--time-limit", "0.5", "--threads", "1"])
+        };
+        assert!((0..=3).contains(&code), "{path}: exit {code}: {text}");
         assert!(!text.contains("panicked"), "{path}: {text}");
     }
 }
@@ -191,9 +210,8 @@ fn keep(kind: &str, ext: &str, input: &[u8]) -> PathBuf {
         (h ^ *b as u64).wrapping_mul(0x100000001b3)
     });
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/corpus")
-        .join(kind)
-        .join(format!("fuzz-{hash:016x}.{ext}"));
+        .join("tests/corpus/found")
+        .join(format!("{kind}-{hash:016x}.{ext}"));
     let _ = std::fs::write(&p, input);
     p
 }

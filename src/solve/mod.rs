@@ -450,8 +450,13 @@ pub(crate) fn run_mip(
         .try_solve()
         .map_err(|e| SolveError::Backend(format!("HiGHS could not solve: {e:?}")))?;
     let seconds = started.elapsed().as_secs_f64();
-    use highs::{HighsModelStatus as S, HighsSolutionStatus};
-    let has_solution = solved.primal_solution_status() == HighsSolutionStatus::Feasible;
+    use highs::HighsModelStatus as S;
+    // HiGHS's kSolutionStatusFeasible is 2. Read as a number: when a run stops before it has
+    // any solution information (a time limit during presolve), HiGHS reports -1, which
+    // `primal_solution_status()` of the bindings cannot convert and panics on.
+    let has_solution = solved
+        .int_info_value(c"primal_solution_status")
+        .is_ok_and(|v| v == 2);
     let status = match solved.status() {
         S::Optimal => RunStatus::Optimal,
         S::Infeasible | S::UnboundedOrInfeasible => RunStatus::Infeasible,
