@@ -5,11 +5,13 @@
 //! - [`solve`]: HiGHS runs in parallel with restarts; outcomes apart from errors.
 //! - [`check`]: the independent checker and quality figures (shares no code with the model).
 //! - [`report`]: fixture lists, comparisons, the published site and calendars.
+//! - [`formats`]: Berger tables, cup draws and Scheveningen tables, Swiss pairings.
 //! - [`batch`]: many scenarios in parallel, with a summary.
 //! - [`reschedule`]: mid-season reruns (played fixtures stay, fewest moves) and their diffs.
 
 pub mod batch;
 pub mod check;
+pub mod formats;
 pub mod formulate;
 pub mod model;
 pub mod report;

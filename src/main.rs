@@ -97,6 +97,41 @@ enum Command {
         #[arg(long)]
         jobs: Option<usize>,
     },
+    /// Print the FIDE Berger table for N players or teams (Handbook C.05, Annex 1).
+    Berger {
+        /// Players or teams (odd: the last number is the bye).
+        n: usize,
+    },
+    /// Draw the knockout cup of a league (its `[cup]` table, else every team): a random grid
+    /// with last year's finalists in opposite halves, byes to fill a power of two.
+    CupDraw {
+        league: PathBuf,
+        /// The same seed gives the same draw.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
+    /// Print the Scheveningen table of a cup match: each visitor meets each home player, the
+    /// home team Black in odd rounds and White in even ones (GTCL rules 7.3, 7.5).
+    Scheveningen {
+        /// Players a side.
+        #[arg(long, default_value_t = 4)]
+        players: usize,
+    },
+    /// Pair one Swiss round of a division from the results so far (CSV: round, home, away,
+    /// home_points, away_points; an empty away is a bye): by match points, then game points,
+    /// no repeat pairings, first-named balanced, as a minimum-cost matching solved by HiGHS.
+    Pair {
+        league: PathBuf,
+        /// The round to pair.
+        #[arg(long)]
+        round: u32,
+        /// Results of the rounds before (omit for round 1).
+        #[arg(long)]
+        results: Option<PathBuf>,
+        /// The Swiss division (needed when the league has several).
+        #[arg(long)]
+        division: Option<String>,
+    },
     /// Put fixture lists side by side: a column per list, a row per figure.
     Compare {
         /// The league file (TOML, league-format v1).
@@ -140,6 +175,13 @@ enum CompareFormat {
 }
 
 fn main() -> ExitCode {
+    // `fixtures ... | head` must end quietly when the reader goes away, as other Unix tools do,
+    // not panic on a broken pipe.
+    #[cfg(unix)]
+    // SAFETY: restoring the default disposition of SIGPIPE before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -210,6 +252,45 @@ fn main() -> ExitCode {
             run_reschedule(&league, &current, &from, &changes, &output, &opts)
         }
         Command::Batch { dir, force, jobs } => run_batch(&dir, force, jobs),
+        Command::Berger { n } => {
+            if !(2..=1000).contains(&n) {
+                eprintln!("error: N must be from 2 to 1000");
+                return ExitCode::from(EXIT_INVALID_INPUT);
+            }
+            print!("{}", fixtures::formats::berger::text(n));
+            ExitCode::SUCCESS
+        }
+        Command::CupDraw { league, seed } => run_cup_draw(&league, seed),
+        Command::Scheveningen { players } => {
+            if !(1..=100).contains(&players) {
+                eprintln!("error: --players must be from 1 to 100");
+                return ExitCode::from(EXIT_INVALID_INPUT);
+            }
+            for (r, round) in fixtures::formats::cup::scheveningen(players)
+                .iter()
+                .enumerate()
+            {
+                let boards: Vec<String> = round
+                    .iter()
+                    .map(|&(h, v, white)| {
+                        if white {
+                            format!("H{h}-V{v}")
+                        } else {
+                            format!("V{v}-H{h}")
+                        }
+                    })
+                    .collect();
+                println!("Round {}: {}", r + 1, boards.join("  "));
+            }
+            println!("(White first; H = home player by board, V = visitor)");
+            ExitCode::SUCCESS
+        }
+        Command::Pair {
+            league,
+            round,
+            results,
+            division,
+        } => run_pair(&league, round, results.as_deref(), division.as_deref()),
         Command::Report {
             league,
             fixtures,
@@ -608,6 +689,150 @@ fn run_batch(dir: &Path, force: bool, jobs: Option<usize>) -> ExitCode {
             ExitCode::from(EXIT_INVALID_INPUT)
         }
     }
+}
+
+fn run_cup_draw(path: &Path, seed: u64) -> ExitCode {
+    let league = match load(path) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let (teams, finalists) = match &league.cup {
+        Some(c) => (c.teams.clone(), c.finalists.clone()),
+        None => ((0..league.teams.len()).collect(), Vec::new()),
+    };
+    if teams.len() < 2 {
+        eprintln!("error: {}: a cup needs two teams or more", path.display());
+        return ExitCode::from(EXIT_INVALID_INPUT);
+    }
+    let draw = fixtures::formats::cup::draw(&teams, &finalists, seed);
+    let name = |t: usize| league.teams[t].name.as_str();
+    println!(
+        "{} cup, seed {seed}: {} teams, a grid of {}",
+        league.name,
+        teams.len(),
+        draw.grid.len()
+    );
+    for (i, (a, b)) in draw.first_round().iter().enumerate() {
+        let half = if 2 * i < draw.grid.len() / 2 {
+            "top"
+        } else {
+            "bottom"
+        };
+        match b {
+            Some(b) => println!("{:>3}. {} v {}   ({half} half)", i + 1, name(*a), name(*b)),
+            None => println!("{:>3}. {} bye   ({half} half)", i + 1, name(*a)),
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn run_pair(path: &Path, round: u32, results: Option<&Path>, division: Option<&str>) -> ExitCode {
+    use fixtures::formats::swiss;
+    let league = match load(path) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let div = match division {
+        Some(name) => league.divisions.iter().position(|d| d.name == name),
+        None if league.divisions.len() == 1 => Some(0),
+        None => None,
+    };
+    let Some(div) = div else {
+        eprintln!("error: name the Swiss division with --division (one of the league's divisions)");
+        return ExitCode::from(EXIT_INVALID_INPUT);
+    };
+    let teams = &league.divisions[div].teams;
+    let local = |name: &str| {
+        teams
+            .iter()
+            .position(|&t| league.teams[t].name == name.trim())
+    };
+    let mut played = Vec::new();
+    let mut byes = Vec::new();
+    if let Some(file) = results {
+        let mut reader = match csv::Reader::from_path(file) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("error: {}: {e}", file.display());
+                return ExitCode::from(EXIT_INVALID_INPUT);
+            }
+        };
+        for (i, rec) in reader.records().enumerate() {
+            let line = i + 2;
+            let bad = |what: String| {
+                eprintln!("error: {}:{line}: {what}", file.display());
+                ExitCode::from(EXIT_INVALID_INPUT)
+            };
+            let rec = match rec {
+                Ok(r) => r,
+                Err(e) => return bad(e.to_string()),
+            };
+            let field = |k: usize| rec.get(k).unwrap_or("").trim().to_string();
+            let Ok(r) = field(0).parse::<u32>() else {
+                return bad(format!("round \"{}\" is not a number", field(0)));
+            };
+            let Some(a) = local(&field(1)) else {
+                return bad(format!("no team \"{}\" in the division", field(1)));
+            };
+            if field(2).is_empty() {
+                byes.push(a);
+                continue;
+            }
+            let Some(b) = local(&field(2)) else {
+                return bad(format!("no team \"{}\" in the division", field(2)));
+            };
+            let (Ok(x), Ok(y)) = (field(3).parse::<f64>(), field(4).parse::<f64>()) else {
+                return bad("the game points are not numbers".into());
+            };
+            if r >= round {
+                return bad(format!("a result of round {r}, not before round {round}"));
+            }
+            played.push(swiss::Played {
+                round: r,
+                first: a,
+                second: b,
+                first_points: x,
+                second_points: y,
+            });
+        }
+    }
+    let standings = swiss::standings(teams.len(), &played, &byes);
+    let pairing = match swiss::pair(&standings, &played) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: round {round}: {e}");
+            return ExitCode::from(EXIT_INFEASIBLE);
+        }
+    };
+    let name = |t: usize| league.teams[teams[t]].name.clone();
+    let mut w = csv::Writer::from_writer(std::io::stdout());
+    let _ = w.write_record([
+        "round",
+        "home",
+        "away",
+        "home_match_points",
+        "away_match_points",
+    ]);
+    for &(a, b) in &pairing.pairs {
+        let _ = w.write_record([
+            round.to_string(),
+            name(a),
+            name(b),
+            standings[a].match_points.to_string(),
+            standings[b].match_points.to_string(),
+        ]);
+    }
+    if let Some(t) = pairing.bye {
+        let _ = w.write_record([
+            round.to_string(),
+            name(t),
+            String::new(),
+            standings[t].match_points.to_string(),
+            String::new(),
+        ]);
+    }
+    let _ = w.flush();
+    ExitCode::SUCCESS
 }
 
 fn run_compare(league_path: &Path, files: &[PathBuf], format: CompareFormat) -> ExitCode {

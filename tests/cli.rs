@@ -339,3 +339,52 @@ fn an_impossible_league_explains_itself_as_json() {
 fn text_of(o: &Output) -> String {
     format!("{}\n{}", text(&o.stdout), text(&o.stderr))
 }
+
+#[test]
+fn berger_cup_draw_scheveningen_and_pair_commands() {
+    let d = Dir::new();
+    let o = d.run(&["berger", "4"]);
+    assert_eq!(
+        text(&o.stdout),
+        "Rd  1: 1-4  2-3\nRd  2: 4-3  1-2\nRd  3: 2-4  3-1\n"
+    );
+    let o = d.run(&["scheveningen"]);
+    assert!(text(&o.stdout).starts_with("Round 1: V1-H1  V2-H2"));
+    d.write("gtcl.toml", include_str!("../instances/gtcl-2009-10.toml"));
+    let a = d.run(&["cup-draw", "gtcl.toml", "--seed", "5"]);
+    let b = d.run(&["cup-draw", "gtcl.toml", "--seed", "5"]);
+    assert_eq!(code(&a), 0);
+    assert_eq!(a.stdout, b.stdout, "a seed gives one draw");
+    // Pair round 2 of the Premier League from a round-1 results file.
+    d.write(
+        "results.csv",
+        "round,home,away,home_points,away_points\n1,Annex A,Hart House A,3,1\n1,Willowdale A,Aurora A,2,2\n1,Pinoy A,Scarborough A,0.5,3.5\n",
+    );
+    let o = d.run(&[
+        "pair",
+        "gtcl.toml",
+        "--division",
+        "Premier League",
+        "--round",
+        "2",
+        "--results",
+        "results.csv",
+    ]);
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert_eq!(out.lines().count(), 4, "{out}");
+    for (a, b) in [
+        ("Annex A", "Hart House A"),
+        ("Willowdale A", "Aurora A"),
+        ("Pinoy A", "Scarborough A"),
+    ] {
+        for line in out.lines() {
+            assert!(
+                !(line.contains(a) && line.contains(b)),
+                "repeat pairing: {line}"
+            );
+        }
+    }
+    let o = d.run(&["pair", "gtcl.toml", "--round", "2"]);
+    assert_eq!(code(&o), 1, "two divisions: --division is needed");
+}

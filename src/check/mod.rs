@@ -158,6 +158,13 @@ pub fn parse_fixtures(
     Ok(list)
 }
 
+/// Where a match with `home` at home is played: the division's central venue (extension), else
+/// the home team's venue.
+fn played_at(lg: &League, home: TeamId) -> usize {
+    let t = &lg.teams[home];
+    lg.divisions[t.division].venue.unwrap_or(t.venue)
+}
+
 /// The result of checking a fixture list.
 #[derive(Debug, Clone)]
 pub struct Report {
@@ -242,18 +249,29 @@ impl Checker<'_> {
                 );
             }
         }
+        let division = &lg.divisions[h.division];
+        if let Some(rounds) = &division.rounds {
+            if !rounds.contains(&d) {
+                self.push(
+                    "2 round date",
+                    r,
+                    format!("{} plays only on its round dates", division.name),
+                );
+            }
+        }
         let hosts = match &h.hosting {
             Hosting::Nights(n) => n.contains(&d.weekday()),
             Hosting::Dates(ds) => ds.contains(&d),
         };
-        if !hosts {
+        // At a division's central venue the home team's own nights do not matter.
+        if !hosts && division.venue.is_none() {
             self.push(
                 "2 hosting date",
                 r,
                 format!("{} does not host on {} ({})", h.name, d, d.weekday()),
             );
         }
-        let venue = &lg.venues[h.venue];
+        let venue = &lg.venues[played_at(lg, r.home)];
         if venue.closed.contains(&d) {
             self.push("3 venue closed", r, format!("{} is closed", venue.name));
         }
@@ -509,7 +527,7 @@ impl Checker<'_> {
         let lg = self.league;
         let mut load: BTreeMap<(usize, NaiveDate), usize> = BTreeMap::new();
         for r in rows {
-            *load.entry((lg.teams[r.home].venue, r.date)).or_default() += 1;
+            *load.entry((played_at(lg, r.home), r.date)).or_default() += 1;
         }
         for ((v, d), n) in load {
             let venue = &lg.venues[v];

@@ -155,7 +155,12 @@ pub fn quality(league: &League, rows: &[Row]) -> Quality {
     let mut load: BTreeMap<(usize, NaiveDate), usize> = BTreeMap::new();
     for r in rows {
         *load
-            .entry((league.teams[r.home].venue, r.date))
+            .entry((
+                league.divisions[league.teams[r.home].division]
+                    .venue
+                    .unwrap_or(league.teams[r.home].venue),
+                r.date,
+            ))
             .or_default() += 1;
     }
     for ((v, d), n) in load {

@@ -201,7 +201,7 @@ fn venue_too_small(league: &League, cand: &Candidates) -> Vec<String> {
     let mut out = Vec::new();
     for (v, venue) in league.venues.iter().enumerate() {
         let teams: Vec<usize> = (0..league.teams.len())
-            .filter(|&t| league.teams[t].venue == v)
+            .filter(|&t| league.match_venue(t) == v)
             .collect();
         if teams.is_empty() {
             continue;
@@ -222,7 +222,7 @@ fn venue_too_small(league: &League, cand: &Candidates) -> Vec<String> {
         let mut dates: Vec<NaiveDate> = cand
             .slots
             .iter()
-            .filter(|s| league.teams[s.home].venue == v)
+            .filter(|s| league.match_venue(s.home) == v)
             .map(|s| s.date)
             .collect();
         dates.sort();
@@ -278,7 +278,7 @@ fn fixed_clashes(league: &League) -> Vec<String> {
     let mut at: std::collections::BTreeMap<(usize, NaiveDate), Vec<&crate::model::Fixed>> =
         Default::default();
     for f in &league.fixed {
-        at.entry((league.teams[f.home].venue, f.date))
+        at.entry((league.match_venue(f.home), f.date))
             .or_default()
             .push(f);
     }

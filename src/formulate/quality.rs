@@ -73,6 +73,7 @@ pub fn add_quality(
     } else {
         None
     };
+    let mut division_breaks: Vec<Expression> = vec![Expression::default(); league.divisions.len()];
     for t in 0..league.teams.len() {
         if focus.is_some_and(|f| !f.teams[t]) {
             continue;
@@ -82,7 +83,7 @@ pub fn add_quality(
             continue;
         }
         if w.breaks > 0.0 {
-            breaks(mip, &td, w.breaks);
+            division_breaks[league.teams[t].division] += breaks(mip, &td, w.breaks);
         }
         if w.short_rest > 0.0 {
             short_rest(mip, &td, w);
@@ -101,10 +102,39 @@ pub fn add_quality(
             }
         }
     }
+    if w.breaks > 0.0 {
+        compact_break_cuts(league, mip, focus, division_breaks);
+    }
 }
 
-/// Exact break count of one team (see the module's comment).
-pub fn breaks(mip: &mut Mip, td: &TeamDates, weight: f64) {
+/// A compact single round robin of an even number n of teams, one round a date, has at least
+/// n - 2 breaks (de Werra 1981: a team without a break alternates HAHA... or AHAH..., and two
+/// teams with one pattern never meet, so at most two teams have none). The cut gives HiGHS the
+/// proof of optimality it could not find from the LP alone.
+fn compact_break_cuts(
+    league: &League,
+    mip: &mut Mip,
+    focus: Option<Focus>,
+    division_breaks: Vec<Expression>,
+) {
+    for (d, sum) in division_breaks.into_iter().enumerate() {
+        let div = &league.divisions[d];
+        let n = div.teams.len();
+        let compact = div.format == crate::model::Format::Single
+            && n.is_multiple_of(2)
+            && n >= 4
+            && div.rounds.as_ref().is_some_and(|r| r.len() == n - 1);
+        let all_in = focus.is_none_or(|f| div.teams.iter().all(|&t| f.teams[t]));
+        if compact && all_in {
+            mip.constraints.push(sum.geq((n - 2) as f64));
+        }
+    }
+}
+
+/// Exact break count of one team (see the module's comment); returns the sum of its break
+/// variables.
+pub fn breaks(mip: &mut Mip, td: &TeamDates, weight: f64) -> Expression {
+    let mut total = Expression::default();
     let m = td.dates.len();
     let mut prev_l: Option<Variable> = None;
     let mut prev_f: Option<Variable> = None;
@@ -129,6 +159,7 @@ pub fn breaks(mip: &mut Mip, td: &TeamDates, weight: f64) {
             mip.constraints
                 .push((b - p.clone() + h.clone() + pl - f).geq(-1));
             mip.objective += weight * b;
+            total += b;
             prev_f = Some(f);
         } else {
             // Nothing can have been played before the first candidate date.
@@ -136,6 +167,7 @@ pub fn breaks(mip: &mut Mip, td: &TeamDates, weight: f64) {
         }
         prev_l = Some(l);
     }
+    total
 }
 
 /// Every pair of candidate dates fewer than `short_rest_days` apart: playing on both costs

@@ -75,7 +75,7 @@ pub fn home_away_balance(league: &League, cand: &Candidates, mip: &mut Mip) {
 pub fn venue_capacity(league: &League, cand: &Candidates, mip: &mut Mip) {
     let mut load: BTreeMap<(usize, NaiveDate), Vec<usize>> = BTreeMap::new();
     for (s, slot) in cand.slots.iter().enumerate() {
-        let v = league.teams[slot.home].venue;
+        let v = league.match_venue(slot.home);
         load.entry((v, slot.date)).or_default().push(s);
     }
     for ((v, date), slots) in load {

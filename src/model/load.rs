@@ -436,30 +436,55 @@ impl<'a> Cx<'a> {
             });
         }
 
+        let double_up_to = raw
+            .rules
+            .as_ref()
+            .and_then(|r| r.get_ref().double_up_to.as_ref())
+            .and_then(|v| self.int(v, "double_up_to", 0))
+            .unwrap_or(7) as usize;
         let mut divisions = Vec::new();
         for d in &raw.division {
             let d = d.get_ref();
+            let size = raw
+                .team
+                .iter()
+                .filter(|t| t.get_ref().division.get_ref() == d.name.get_ref())
+                .count();
             let format = match &d.format {
                 None => Format::Single,
                 Some(f) => match f.get_ref().to_ascii_lowercase().as_str() {
                     "single" => Format::Single,
                     "double" => Format::Double,
+                    // GTCL rule 5.1: a double round robin for seven teams or fewer.
+                    "auto" if size <= double_up_to => Format::Double,
+                    "auto" => Format::Single,
                     other => {
                         self.err(
                             f.span().start,
                             "format",
                             Problem::BadValue(format!(
-                                "format \"{other}\" is not known; use \"single\" or \"double\""
+                                "format \"{other}\" is not known; use \"single\", \"double\" or \"auto\""
                             )),
                         );
                         Format::Single
                     }
                 },
             };
+            let rounds = d.rounds.as_ref().map(|l| {
+                self.dates(Some(l), "rounds")
+                    .into_iter()
+                    .collect::<Vec<_>>()
+            });
+            let venue = d
+                .venue
+                .as_ref()
+                .and_then(|v| self.lookup(&venue_ix, v, "venue", "venue"));
             divisions.push(Division {
                 name: d.name.get_ref().clone(),
                 format,
                 teams: Vec::new(),
+                rounds,
+                venue,
             });
         }
 
@@ -532,6 +557,7 @@ impl<'a> Cx<'a> {
             weights: self.weights(raw.weights.as_ref().map(|w| w.get_ref())),
             scratched: Vec::new(),
             not_before: None,
+            cup: None,
             odd_boards_white: raw.colours.as_ref().and_then(|c| {
                 let v = &c.get_ref().odd_boards_white;
                 match v.get_ref().as_str() {
@@ -549,6 +575,29 @@ impl<'a> Cx<'a> {
             }),
         };
 
+        if let Some(cup) = &raw.cup {
+            let cup = cup.get_ref();
+            let teams = match &cup.teams {
+                Some(names) => names
+                    .iter()
+                    .filter_map(|n| self.lookup(&team_ix, n, "cup.teams", "team"))
+                    .collect(),
+                None => (0..league.teams.len()).collect(),
+            };
+            let finalists: Vec<usize> = cup
+                .finalists
+                .iter()
+                .filter_map(|n| self.lookup(&team_ix, n, "cup.finalists", "team"))
+                .collect();
+            if finalists.len() > 2 {
+                self.err(
+                    cup.finalists[2].span().start,
+                    "cup.finalists",
+                    Problem::BadValue("a cup has two finalists".into()),
+                );
+            }
+            league.cup = Some(Cup { teams, finalists });
+        }
         for e in &raw.excluded {
             let e = e.get_ref();
             if let Some((home, away)) = self.pair(&league, &team_ix, &e.home, &e.away, "excluded") {

@@ -40,6 +40,14 @@ pub struct League {
     pub scratched: Vec<(TeamId, TeamId)>,
     /// Rescheduling: fixtures not `[[fixed]]` are played on or after this date.
     pub not_before: Option<NaiveDate>,
+    /// The knockout cup (extension `[cup]`): entrants and last year's finalists.
+    pub cup: Option<Cup>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cup {
+    pub teams: Vec<TeamId>,
+    pub finalists: Vec<TeamId>,
 }
 
 /// A side of a fixture.
@@ -169,6 +177,11 @@ pub struct Division {
     pub name: String,
     pub format: Format,
     pub teams: Vec<TeamId>,
+    /// A compact division (extension): its matches are played on these dates only, every team
+    /// at most once a date (so once a round when there are n - 1 rounds for n teams).
+    pub rounds: Option<Vec<NaiveDate>>,
+    /// A central venue (extension) for all the division's matches, whatever the teams' nights.
+    pub venue: Option<VenueId>,
 }
 
 /// When a team hosts: on weekdays, or on explicit dates.
@@ -232,6 +245,8 @@ pub enum Unplayable {
     LeagueClosed,
     BeforeStart(TeamId),
     NotHostingDate,
+    /// Not one of the compact division's round dates.
+    NotRoundDate,
     VenueClosed,
     Unavailable(TeamId),
     UnavailableAway,
@@ -257,6 +272,13 @@ impl League {
 
     pub fn are_same_club(&self, a: TeamId, b: TeamId) -> bool {
         self.teams[a].club == self.teams[b].club
+    }
+
+    /// The venue of a match with `home` at home: its division's central venue, if any, else
+    /// the home team's.
+    pub fn match_venue(&self, home: TeamId) -> VenueId {
+        let t = &self.teams[home];
+        self.divisions[t.division].venue.unwrap_or(t.venue)
     }
 
     /// How many fixtures the divisions' formats call for (before `[[excluded]]`).
@@ -322,7 +344,7 @@ impl League {
     }
 
     pub fn describe_unplayable(&self, why: &Unplayable, home: TeamId) -> String {
-        let venue = &self.venues[self.teams[home].venue].name;
+        let venue = &self.venues[self.match_venue(home)].name;
         match why {
             Unplayable::OutsideSeason => {
                 format!(
@@ -337,6 +359,10 @@ impl League {
             Unplayable::NotHostingDate => {
                 format!("it is not a hosting date of {}", self.teams[home].name)
             }
+            Unplayable::NotRoundDate => format!(
+                "it is not a round date of {}",
+                self.divisions[self.teams[home].division].name
+            ),
             Unplayable::VenueClosed => format!("{venue} is closed on that date"),
             Unplayable::Unavailable(t) => {
                 format!("{} is unavailable on that date", self.teams[*t].name)
@@ -390,10 +416,17 @@ impl League {
                 out.push(Unplayable::BeforeStart(id));
             }
         }
-        if !h.hosting.hosts_on(date) {
+        let division = &self.divisions[h.division];
+        if let Some(rounds) = &division.rounds {
+            if !rounds.contains(&date) {
+                out.push(Unplayable::NotRoundDate);
+            }
+        }
+        // At a central venue the teams' own nights do not matter.
+        if division.venue.is_none() && !h.hosting.hosts_on(date) {
             out.push(Unplayable::NotHostingDate);
         }
-        if self.venues[h.venue].closed.contains(&date) {
+        if self.venues[self.match_venue(home)].closed.contains(&date) {
             out.push(Unplayable::VenueClosed);
         }
         for (id, t) in [(home, h), (away, a)] {

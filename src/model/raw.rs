@@ -35,6 +35,18 @@ pub struct RawLeague {
     pub excluded: Vec<Spanned<RawExcluded>>,
     pub weights: Option<Spanned<RawWeights>>,
     pub colours: Option<Spanned<RawColours>>,
+    pub cup: Option<Spanned<RawCup>>,
+}
+
+/// Extension: a knockout cup over the league's teams.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCup {
+    /// The entrants (default: every team).
+    pub teams: Option<Vec<Spanned<String>>>,
+    /// Last year's finalists, kept apart until the final.
+    #[serde(default)]
+    pub finalists: Vec<Spanned<String>>,
 }
 
 /// Extension: which side has White on the odd-numbered boards (so on board 1).
@@ -68,6 +80,8 @@ pub struct RawRules {
     pub max_unavailable: Option<Spanned<i64>>,
     pub latest_internal_date: Option<RawValue>,
     pub max_consecutive_weeks: Option<Spanned<i64>>,
+    /// Extension: `format = "auto"` plays a double round robin up to this many teams.
+    pub double_up_to: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -98,6 +112,10 @@ pub struct RawClub {
 pub struct RawDivision {
     pub name: Spanned<String>,
     pub format: Option<Spanned<String>>,
+    /// Extension: a compact division's round dates.
+    pub rounds: Option<RawList>,
+    /// Extension: a central venue for all the division's matches.
+    pub venue: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -29,7 +29,7 @@ pub fn write_csv<W: Write>(league: &League, schedule: &Schedule, out: W) -> csv:
             league.divisions[m.division].name.clone(),
             home.name.clone(),
             away.name.clone(),
-            league.venues[home.venue].name.clone(),
+            league.venues[league.match_venue(m.home)].name.clone(),
             m.date.weekday().to_string(),
         ];
         // Who has White on board 1 (an odd board).

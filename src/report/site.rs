@@ -128,7 +128,7 @@ impl Site<'_> {
     }
 
     fn venue_of(&self, r: &Row) -> &str {
-        &self.league.venues[self.league.teams[r.home].venue].name
+        &self.league.venues[self.league.match_venue(r.home)].name
     }
 
     fn page(&self, title: &str, body: Markup) -> String {
@@ -315,12 +315,12 @@ impl Site<'_> {
             .filter(|r| teams.contains(&r.home) || teams.contains(&r.away))
             .collect();
         // Load on the venues the club's teams play at: every match there, any club's.
-        let mut venues: Vec<usize> = teams.iter().map(|&t| lg.teams[t].venue).collect();
+        let mut venues: Vec<usize> = teams.iter().map(|&t| lg.match_venue(t)).collect();
         venues.sort();
         venues.dedup();
         let mut load: BTreeMap<(usize, NaiveDate), Vec<&Row>> = BTreeMap::new();
         for r in &self.rows {
-            let v = lg.teams[r.home].venue;
+            let v = lg.match_venue(r.home);
             if venues.contains(&v) {
                 load.entry((v, r.date)).or_default().push(r);
             }

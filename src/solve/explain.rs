@@ -68,7 +68,7 @@ pub fn explain(
                 Unplayable::LeagueClosed => ("closed", league.name.clone()),
                 Unplayable::VenueClosed => (
                     "venue closed",
-                    league.venues[league.teams[slot.home].venue].name.clone(),
+                    league.venues[league.match_venue(slot.home)].name.clone(),
                 ),
                 _ => continue,
             };

@@ -257,7 +257,7 @@ impl<'a> Anneal<'a> {
         let slot = self.cand.slots[s];
         let team = &self.league.teams[slot.home];
         let d = self.day[s] as usize;
-        self.load[team.venue * self.days + d] += k;
+        self.load[self.league.match_venue(slot.home) * self.days + d] += k;
         let ch = &mut self.club_home[team.club * self.days + d];
         let before = *ch;
         *ch += k;
@@ -365,7 +365,7 @@ impl<'a> Anneal<'a> {
         let over = changes.iter().any(|&(_, s)| {
             let slot = self.cand.slots[s];
             let team = &self.league.teams[slot.home];
-            let i = team.venue * self.days + self.day[s] as usize;
+            let i = self.league.match_venue(slot.home) * self.days + self.day[s] as usize;
             self.load[i] > self.cap[i]
                 || self.league.clubs[team.club]
                     .max_home_dates

@@ -229,16 +229,16 @@ pub fn solve(league: &League, opts: &Options) -> Result<Solved, SolveError> {
             .par_iter()
             .map(|&seed| {
                 let left = || opts.time_limit - started.elapsed().as_secs_f64();
-                // Rescheduling starts from the current schedule.
-                let current: Option<Vec<f64>> = (!opts.preferred.is_empty()).then(|| {
-                    cand.slots
-                        .iter()
-                        .map(|s| {
-                            let here = matches!(opts.preferred.get(s.fixture), Some(Some(p)) if *p == (s.home, s.date));
-                            f64::from(u8::from(here))
-                        })
-                        .collect()
-                });
+                // Rescheduling starts from the current schedule; compact divisions from the
+                // Berger tables.
+                let current: Option<Vec<f64>> = if rescheduling {
+                    let here = |s: &formulate::Slot| {
+                        matches!(opts.preferred.get(s.fixture), Some(Some(p)) if *p == (s.home, s.date))
+                    };
+                    Some(cand.slots.iter().map(|s| f64::from(u8::from(here(s)))).collect())
+                } else {
+                    berger_start(league, &cand)
+                };
                 let first = run_once(
                     league,
                     &cand,
@@ -511,6 +511,38 @@ fn schedule_of(cand: &Candidates, chosen: &[usize], league: &League) -> Schedule
         .collect();
     sort_matches(&mut matches, league);
     Schedule { matches }
+}
+
+/// A start for compact divisions: the FIDE Berger table (team i of the division is player
+/// i + 1, White at home, round r on the r-th round date), which has the fewest breaks; `None`
+/// when the league has no compact division. Slots the rules rule out are left out.
+fn berger_start(league: &League, cand: &Candidates) -> Option<Vec<f64>> {
+    let mut start = vec![0.0; cand.slots.len()];
+    let mut any = false;
+    for div in &league.divisions {
+        let Some(rounds) = &div.rounds else { continue };
+        let n = div.teams.len();
+        let table = crate::formats::berger::table(n);
+        if div.format != crate::model::Format::Single || rounds.len() < table.len() {
+            continue;
+        }
+        for (r, round) in table.iter().enumerate() {
+            for &(w, b) in round {
+                let (Some(&h), Some(&a)) = (div.teams.get(w - 1), div.teams.get(b - 1)) else {
+                    continue; // the bye
+                };
+                let slot = cand.by_team[h].iter().copied().find(|&s| {
+                    let x = cand.slots[s];
+                    x.home == h && x.away == a && x.date == rounds[r]
+                });
+                if let Some(s) = slot {
+                    start[s] = 1.0;
+                    any = true;
+                }
+            }
+        }
+    }
+    any.then_some(start)
 }
 
 /// The date of each fixture (in the order of `League::fixtures`) in a schedule of the league.

@@ -1,0 +1,157 @@
+//! Swiss pairings (the 4NCL's third division): one round at a time, teams by match points, then
+//! game points, never a repeat pairing, first-named side balanced, as a minimum-cost perfect
+//! matching solved by HiGHS; a bye when the number of teams is odd (to the lowest-placed team
+//! that has not had one).
+
+use good_lp::{
+    solvers::highs::highs, variable, Expression, ProblemVariables, Solution, SolverModel,
+};
+
+/// One match already played: (first-named team, second-named, their game points).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Played {
+    pub round: u32,
+    pub first: usize,
+    pub second: usize,
+    pub first_points: f64,
+    pub second_points: f64,
+}
+
+/// A team's standing: match points (2 a win, 1 a draw), game points, times first-named, bye.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Standing {
+    pub match_points: u32,
+    pub game_points: f64,
+    pub first_named: i32,
+    pub second_named: i32,
+    pub had_bye: bool,
+}
+
+/// Standings of `teams` teams after the `played` matches (a bye counts as a win).
+pub fn standings(teams: usize, played: &[Played], byes: &[usize]) -> Vec<Standing> {
+    let mut s = vec![Standing::default(); teams];
+    for m in played {
+        let (a, b) = (m.first, m.second);
+        s[a].game_points += m.first_points;
+        s[b].game_points += m.second_points;
+        s[a].first_named += 1;
+        s[b].second_named += 1;
+        match m.first_points.total_cmp(&m.second_points) {
+            std::cmp::Ordering::Greater => s[a].match_points += 2,
+            std::cmp::Ordering::Less => s[b].match_points += 2,
+            std::cmp::Ordering::Equal => {
+                s[a].match_points += 1;
+                s[b].match_points += 1;
+            }
+        }
+    }
+    for &t in byes {
+        s[t].match_points += 2;
+        s[t].had_bye = true;
+    }
+    s
+}
+
+/// The pairing of one round: (first-named, second-named) pairs and the team with the bye.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pairing {
+    pub pairs: Vec<(usize, usize)>,
+    pub bye: Option<usize>,
+}
+
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum PairError {
+    #[error("no pairing exists without a repeat (every remaining pairing has been played)")]
+    NoPairing,
+    #[error("the solver failed: {0}")]
+    Solver(String),
+}
+
+/// Pairs one round. The cost of pairing a and b is the square of their match-point difference
+/// (times 100) plus that of their game points, so teams meet within their score group and float
+/// as little as possible; pairs played before are not allowed.
+pub fn pair(standings: &[Standing], played: &[Played]) -> Result<Pairing, PairError> {
+    let n = standings.len();
+    let met = |a: usize, b: usize| {
+        played
+            .iter()
+            .any(|m| (m.first == a && m.second == b) || (m.first == b && m.second == a))
+    };
+    let mut vars = ProblemVariables::new();
+    let mut pairs = Vec::new();
+    let mut objective = Expression::default();
+    for a in 0..n {
+        for b in a + 1..n {
+            if met(a, b) {
+                continue;
+            }
+            let (sa, sb) = (&standings[a], &standings[b]);
+            let dm = sa.match_points as f64 - sb.match_points as f64;
+            let dg = sa.game_points - sb.game_points;
+            let x = vars.add(variable().binary());
+            objective += (100.0 * dm * dm + dg * dg) * x;
+            pairs.push((a, b, x));
+        }
+    }
+    // A bye for odd n: to the lowest-placed team without one first (its cost dwarfs any
+    // pairing's), then the pairings as good as they can be around it.
+    let mut byes = Vec::new();
+    if n % 2 == 1 {
+        for (t, s) in standings.iter().enumerate() {
+            if !s.had_bye {
+                let y = vars.add(variable().binary());
+                objective += (1e6 * (1.0 + s.match_points as f64) + 1e4 * s.game_points) * y;
+                byes.push((t, y));
+            }
+        }
+    }
+    let mut model = vars.minimise(objective).using(highs);
+    model.set_verbose(false);
+    for t in 0..n {
+        let mut e = Expression::default();
+        for &(a, b, x) in &pairs {
+            if a == t || b == t {
+                e += x;
+            }
+        }
+        for &(u, y) in &byes {
+            if u == t {
+                e += y;
+            }
+        }
+        model.add_constraint(e.eq(1));
+    }
+    let solution = match model.solve() {
+        Ok(s) => s,
+        Err(good_lp::ResolutionError::Infeasible) => return Err(PairError::NoPairing),
+        Err(e) => return Err(PairError::Solver(e.to_string())),
+    };
+    let mut out = Pairing {
+        pairs: Vec::new(),
+        bye: None,
+    };
+    for &(a, b, x) in &pairs {
+        if solution.value(x) > 0.5 {
+            // First-named: the team first-named less often so far (then the higher placed).
+            let balance = |t: usize| standings[t].first_named - standings[t].second_named;
+            let a_first = (balance(a), std::cmp::Reverse(standings[a].match_points))
+                <= (balance(b), std::cmp::Reverse(standings[b].match_points));
+            out.pairs.push(if a_first { (a, b) } else { (b, a) });
+        }
+    }
+    for &(t, y) in &byes {
+        if solution.value(y) > 0.5 {
+            out.bye = Some(t);
+        }
+    }
+    out.pairs.sort_by_key(|&(a, b)| {
+        let s = |t: usize| {
+            (
+                standings[t].match_points,
+                (standings[t].game_points * 2.0) as i64,
+            )
+        };
+        std::cmp::Reverse(s(a).max(s(b)))
+    });
+    Ok(out)
+}

@@ -1,0 +1,231 @@
+//! Competitions from the three leagues' rules: compact rounds with the fewest breaks, Berger
+//! tables, GTCL's "auto" format, the cup draw and Swiss pairings.
+
+mod common;
+use common::*;
+use fixtures::formats::{berger, cup};
+use fixtures::model::{Format, Weights};
+use fixtures::solve::{self, Options, Outcome};
+
+/// Ten teams, nine Saturdays, all at one central venue: a compact single round robin.
+fn compact_ten() -> String {
+    let mut t = String::from(
+        "name = \"Compact\"\nstart = 2026-10-03\nend = 2026-12-05\n\n[rules]\nmin_days_between = 1\nsame_club_first = false\n\n",
+    );
+    t += "[[venue]]\nname = \"Congress Hall\"\ncapacity = 5\n\n";
+    t += "[[division]]\nname = \"Championship\"\nvenue = \"Congress Hall\"\n";
+    t += "rounds = [2026-10-03, 2026-10-10, 2026-10-17, 2026-10-24, 2026-10-31, 2026-11-07, 2026-11-14, 2026-11-21, 2026-11-28]\n\n";
+    for i in 1..=10 {
+        t += &format!(
+            "[[venue]]\nname = \"Home {i}\"\n\n[[club]]\nname = \"Club {i}\"\nvenue = \"Home {i}\"\nnights = [\"Tue\"]\n\n[[team]]\nname = \"Team {i}\"\nclub = \"Club {i}\"\ndivision = \"Championship\"\n\n"
+        );
+    }
+    t
+}
+
+#[test]
+fn a_compact_ten_team_round_robin_has_exactly_eight_breaks_proven() {
+    let league = league(&compact_ten());
+    let opts = Options {
+        time_limit: 60.0,
+        threads: 1,
+        weights: Some(Weights {
+            breaks: 1.0,
+            avoid: 0.0,
+            long_rest: 0.0,
+            short_rest: 0.0,
+            spread: 0.0,
+            spread_max: 0.0,
+            winter: 0.0,
+            ..Weights::default()
+        }),
+        ..Options::default()
+    };
+    let solved = solve::solve(&league, &opts).unwrap();
+    assert_eq!(solved.outcome, Outcome::Optimal, "{:?}", solved.outcome);
+    let csv = fixtures::report::csv_string(&league, solved.schedule.as_ref().unwrap());
+    let r = check_csv(&league, &csv);
+    assert!(r.is_valid(), "{:#?}", r.violations);
+    assert_eq!(r.quality.breaks, 8, "{csv}");
+    // Every team plays once a round, every match at the central venue.
+    for line in csv.lines().skip(1) {
+        assert!(line.contains("Congress Hall"), "{line}");
+    }
+    let mut per_round = std::collections::BTreeMap::new();
+    for line in csv.lines().skip(1) {
+        *per_round.entry(&line[..10]).or_insert(0) += 1;
+    }
+    assert_eq!(per_round.len(), 9);
+    assert!(per_round.values().all(|&n| n == 5));
+}
+
+#[test]
+fn the_checker_holds_compact_divisions_to_their_round_dates() {
+    let league = league(&compact_ten());
+    let csv = csv_of(&[(
+        "2026-10-04",
+        "Championship",
+        "Team 1",
+        "Team 2",
+        "Congress Hall",
+    )]);
+    assert!(broken_rules(&league, &csv).contains(&"2 round date"));
+}
+
+#[test]
+fn auto_format_is_double_up_to_seven_teams() {
+    let mut small = Lg::new("2026-10-05", "2027-04-30").division("Premier", "auto");
+    for i in 0..7 {
+        small = small.club(&format!("C{i}"), "").team(
+            &format!("T{i}"),
+            &format!("C{i}"),
+            "Premier",
+            "",
+        );
+    }
+    assert_eq!(small.league().divisions[0].format, Format::Double);
+    let mut big = Lg::new("2026-10-05", "2027-04-30").division("U2000", "auto");
+    for i in 0..8 {
+        big = big
+            .club(&format!("C{i}"), "")
+            .team(&format!("T{i}"), &format!("C{i}"), "U2000", "");
+    }
+    assert_eq!(big.league().divisions[0].format, Format::Single);
+}
+
+#[test]
+fn berger_tables_have_the_fewest_breaks() {
+    for n in [4, 6, 8, 10, 12, 16] {
+        let t = berger::table(n);
+        assert_eq!(t.len(), n - 1);
+        assert_eq!(
+            berger::breaks(&t, n).iter().sum::<usize>(),
+            n - 2,
+            "n = {n}"
+        );
+    }
+    assert!(berger::text(5).contains("bye"));
+}
+
+#[test]
+fn the_cup_draw_keeps_last_years_finalists_apart_in_a_thousand_draws() {
+    for teams in [5usize, 8, 11, 16] {
+        let ids: Vec<usize> = (0..teams).collect();
+        for seed in 0..1000 {
+            let d = cup::draw(&ids, &[2, 4], seed);
+            assert!(d.grid.len().is_power_of_two() && d.grid.len() >= teams);
+            assert_ne!(
+                d.half(2),
+                d.half(4),
+                "teams {teams}, seed {seed}: {:?}",
+                d.grid
+            );
+            let drawn: std::collections::BTreeSet<usize> =
+                d.grid.iter().flatten().copied().collect();
+            assert_eq!(drawn.len(), teams, "every team once");
+            assert!(d.first_round().iter().all(|(a, b)| Some(*a) != *b));
+        }
+    }
+    // The same seed, the same draw.
+    assert_eq!(
+        cup::draw(&[0, 1, 2, 3, 4], &[0, 1], 7),
+        cup::draw(&[0, 1, 2, 3, 4], &[0, 1], 7)
+    );
+}
+
+/// Game points of a four-board match from a seed: a split of 4 in half points.
+fn result(seed: u64) -> (f64, f64) {
+    let halves = (seed.wrapping_mul(6364136223846793005) >> 33) % 9; // 0..=8 half points
+    let a = halves as f64 / 2.0;
+    (a, 4.0 - a)
+}
+
+#[test]
+fn a_swiss_round_for_24_teams_after_four_rounds() {
+    use fixtures::formats::swiss::{pair, standings, Played};
+    let n = 24;
+    let mut played: Vec<Played> = Vec::new();
+    for round in 1..=5u32 {
+        let s = standings(n, &played, &[]);
+        let p = pair(&s, &played).unwrap();
+        assert_eq!(p.pairs.len(), n / 2);
+        assert_eq!(p.bye, None);
+        let mut seen = std::collections::BTreeSet::new();
+        for &(a, b) in &p.pairs {
+            assert!(
+                seen.insert(a) && seen.insert(b),
+                "a team twice in round {round}"
+            );
+            let again = played
+                .iter()
+                .any(|m| (m.first == a && m.second == b) || (m.first == b && m.second == a));
+            assert!(!again, "round {round}: {a} v {b} again");
+        }
+        if round == 5 {
+            // Score groups respected: at most one pair floats out of each score group.
+            let groups: std::collections::BTreeSet<u32> =
+                s.iter().map(|x| x.match_points).collect();
+            let floats = p
+                .pairs
+                .iter()
+                .filter(|&&(a, b)| s[a].match_points != s[b].match_points)
+                .count();
+            assert!(
+                floats <= groups.len(),
+                "{floats} floats for {} groups",
+                groups.len()
+            );
+            // First-named balanced: nobody first-named more than one match more than second.
+            let after = {
+                let mut all = played.clone();
+                all.extend(p.pairs.iter().map(|&(a, b)| Played {
+                    round,
+                    first: a,
+                    second: b,
+                    first_points: 2.0,
+                    second_points: 2.0,
+                }));
+                standings(n, &all, &[])
+            };
+            assert!(after
+                .iter()
+                .all(|x| (x.first_named - x.second_named).abs() <= 3));
+        }
+        for (i, &(a, b)) in p.pairs.iter().enumerate() {
+            let (x, y) = result(round as u64 * 100 + i as u64);
+            played.push(Played {
+                round,
+                first: a,
+                second: b,
+                first_points: x,
+                second_points: y,
+            });
+        }
+    }
+}
+
+#[test]
+fn an_odd_swiss_field_gives_one_bye_to_the_lowest_without_one() {
+    use fixtures::formats::swiss::{pair, standings, Played};
+    let played = vec![
+        Played {
+            round: 1,
+            first: 0,
+            second: 1,
+            first_points: 4.0,
+            second_points: 0.0,
+        },
+        Played {
+            round: 1,
+            first: 2,
+            second: 3,
+            first_points: 3.0,
+            second_points: 1.0,
+        },
+    ];
+    let s = standings(5, &played, &[4]);
+    let p = pair(&s, &played).unwrap();
+    assert_eq!(p.pairs.len(), 2);
+    // Team 4 had the bye; the lowest of the rest is team 1 (0 points).
+    assert_eq!(p.bye, Some(1));
+}
