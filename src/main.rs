@@ -132,6 +132,27 @@ enum Command {
         #[arg(long)]
         division: Option<String>,
     },
+    /// 4NCL: the two preliminary pools of a division, of broadly equal strength by the teams'
+    /// `rating` (clubs apart), and their rounds 1-7 from the Berger table (CSV: round, date,
+    /// pool, home, away).
+    Pools {
+        league: PathBuf,
+        #[arg(long)]
+        division: Option<String>,
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+    /// 4NCL: after the preliminary rounds, the championship and relegation pools from the
+    /// results (CSV as for `pair`), the results carried forward, and rounds 8-11.
+    Split {
+        league: PathBuf,
+        #[arg(long)]
+        division: Option<String>,
+        #[arg(long)]
+        results: PathBuf,
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
     /// Put fixture lists side by side: a column per list, a row per figure.
     Compare {
         /// The league file (TOML, league-format v1).
@@ -261,6 +282,17 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::CupDraw { league, seed } => run_cup_draw(&league, seed),
+        Command::Pools {
+            league,
+            division,
+            output,
+        } => run_pools(&league, division.as_deref(), output.as_deref()),
+        Command::Split {
+            league,
+            division,
+            results,
+            output,
+        } => run_split(&league, division.as_deref(), &results, output.as_deref()),
         Command::Scheveningen { players } => {
             if !(1..=100).contains(&players) {
                 eprintln!("error: --players must be from 1 to 100");
@@ -726,22 +758,15 @@ fn run_cup_draw(path: &Path, seed: u64) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn run_pair(path: &Path, round: u32, results: Option<&Path>, division: Option<&str>) -> ExitCode {
-    use fixtures::formats::swiss;
-    let league = match load(path) {
-        Ok(l) => l,
-        Err(code) => return code,
-    };
-    let div = match division {
-        Some(name) => league.divisions.iter().position(|d| d.name == name),
-        None if league.divisions.len() == 1 => Some(0),
-        None => None,
-    };
-    let Some(div) = div else {
-        eprintln!("error: name the Swiss division with --division (one of the league's divisions)");
-        return ExitCode::from(EXIT_INVALID_INPUT);
-    };
-    let teams = &league.divisions[div].teams;
+/// A results file (CSV: round, home, away, home_points, away_points; an empty away is a bye)
+/// of `teams` (indices into it), rounds before `before`.
+fn read_results(
+    file: &Path,
+    league: &model::League,
+    teams: &[usize],
+    before: u32,
+) -> Result<(Vec<fixtures::formats::swiss::Played>, Vec<usize>), ExitCode> {
+    let round = before;
     let local = |name: &str| {
         teams
             .iter()
@@ -749,19 +774,19 @@ fn run_pair(path: &Path, round: u32, results: Option<&Path>, division: Option<&s
     };
     let mut played = Vec::new();
     let mut byes = Vec::new();
-    if let Some(file) = results {
+    {
         let mut reader = match csv::Reader::from_path(file) {
             Ok(r) => r,
             Err(e) => {
                 eprintln!("error: {}: {e}", file.display());
-                return ExitCode::from(EXIT_INVALID_INPUT);
+                return Err(ExitCode::from(EXIT_INVALID_INPUT));
             }
         };
         for (i, rec) in reader.records().enumerate() {
             let line = i + 2;
             let bad = |what: String| {
                 eprintln!("error: {}:{line}: {what}", file.display());
-                ExitCode::from(EXIT_INVALID_INPUT)
+                Err(ExitCode::from(EXIT_INVALID_INPUT))
             };
             let rec = match rec {
                 Ok(r) => r,
@@ -787,7 +812,7 @@ fn run_pair(path: &Path, round: u32, results: Option<&Path>, division: Option<&s
             if r >= round {
                 return bad(format!("a result of round {r}, not before round {round}"));
             }
-            played.push(swiss::Played {
+            played.push(fixtures::formats::swiss::Played {
                 round: r,
                 first: a,
                 second: b,
@@ -796,6 +821,175 @@ fn run_pair(path: &Path, round: u32, results: Option<&Path>, division: Option<&s
             });
         }
     }
+    Ok((played, byes))
+}
+
+/// The division called `name`, or the only one; else a message.
+fn division_named(league: &model::League, name: Option<&str>) -> Option<usize> {
+    let div = match name {
+        Some(name) => league.divisions.iter().position(|d| d.name == name),
+        None if league.divisions.len() == 1 => Some(0),
+        None => None,
+    };
+    if div.is_none() {
+        let names: Vec<&str> = league.divisions.iter().map(|d| d.name.as_str()).collect();
+        eprintln!(
+            "error: name the division with --division (one of: {})",
+            names.join(", ")
+        );
+    }
+    div
+}
+
+/// 4NCL rounds as CSV: round, date (the division's round date, if any), pool, home, away.
+fn ncl_csv(league: &model::League, div: usize, rows: &[(u32, usize, usize, &str)]) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let _ = w.write_record(["round", "date", "pool", "home", "away"]);
+    let rounds = league.divisions[div].rounds.clone().unwrap_or_default();
+    for &(r, a, b, pool) in rows {
+        let date = rounds
+            .get(r as usize - 1)
+            .map_or(String::new(), |d| d.to_string());
+        let _ = w.write_record([
+            r.to_string(),
+            date,
+            pool.to_string(),
+            league.teams[a].name.clone(),
+            league.teams[b].name.clone(),
+        ]);
+    }
+    String::from_utf8_lossy(&w.into_inner().unwrap_or_default()).into_owned()
+}
+
+/// The two preliminary pools of a 4NCL division (by team `rating`, clubs apart).
+fn ncl_pools(league: &model::League, div: usize) -> (Vec<usize>, Vec<usize>) {
+    let rating: Vec<f64> = league
+        .teams
+        .iter()
+        .map(|t| t.rating.unwrap_or(0.0))
+        .collect();
+    let club: Vec<usize> = league.teams.iter().map(|t| t.club).collect();
+    fixtures::formats::ncl::pools(&league.divisions[div].teams, &rating, &club)
+}
+
+fn write_or_print(output: Option<&Path>, text: &str) -> ExitCode {
+    match output {
+        Some(out) => match report::write_atomically(out, text) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: cannot write {}: {e}", out.display());
+                ExitCode::from(EXIT_INVALID_INPUT)
+            }
+        },
+        None => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+fn run_pools(path: &Path, division: Option<&str>, output: Option<&Path>) -> ExitCode {
+    let league = match load(path) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let Some(div) = division_named(&league, division) else {
+        return ExitCode::from(EXIT_INVALID_INPUT);
+    };
+    let n = league.divisions[div].teams.len();
+    if n < 4 || n % 4 != 0 {
+        eprintln!("error: two pools need a division of 8, 12, 16 ... teams; it has {n}");
+        return ExitCode::from(EXIT_INVALID_INPUT);
+    }
+    let (a, b) = ncl_pools(&league, div);
+    let names = |p: &[usize]| {
+        p.iter()
+            .map(|&t| league.teams[t].name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let strength = |p: &[usize]| {
+        p.iter()
+            .map(|&t| league.teams[t].rating.unwrap_or(0.0))
+            .sum::<f64>()
+            / p.len() as f64
+    };
+    eprintln!("pool A (mean rating {:.0}): {}", strength(&a), names(&a));
+    eprintln!("pool B (mean rating {:.0}): {}", strength(&b), names(&b));
+    let mut rows = Vec::new();
+    for (pool, label) in [(&a, "A"), (&b, "B")] {
+        for (r, x, y) in fixtures::formats::ncl::pool_rounds(pool, 1) {
+            rows.push((r, x, y, label));
+        }
+    }
+    rows.sort_by_key(|r| (r.0, r.3));
+    write_or_print(output, &ncl_csv(&league, div, &rows))
+}
+
+fn run_split(
+    path: &Path,
+    division: Option<&str>,
+    results: &Path,
+    output: Option<&Path>,
+) -> ExitCode {
+    let league = match load(path) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let Some(div) = division_named(&league, division) else {
+        return ExitCode::from(EXIT_INVALID_INPUT);
+    };
+    let (a, b) = ncl_pools(&league, div);
+    let prelim = (a.len() - 1) as u32;
+    let all: Vec<usize> = (0..league.teams.len()).collect();
+    let (played, _) = match read_results(results, &league, &all, prelim + 1) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let split = fixtures::formats::ncl::split(&a, &b, &played, league.teams.len(), prelim + 1);
+    let names = |p: &[usize]| {
+        p.iter()
+            .map(|&t| league.teams[t].name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    eprintln!("championship pool: {}", names(&split.championship));
+    eprintln!("relegation pool: {}", names(&split.relegation));
+    eprintln!(
+        "{} of {} preliminary results carried forward (those between teams of the same final pool)",
+        split.carried.len(),
+        played.len()
+    );
+    let rows: Vec<(u32, usize, usize, &str)> = split
+        .rounds
+        .iter()
+        .map(|&(r, x, y)| {
+            let pool = if split.championship.contains(&x) {
+                "championship"
+            } else {
+                "relegation"
+            };
+            (r, x, y, pool)
+        })
+        .collect();
+    write_or_print(output, &ncl_csv(&league, div, &rows))
+}
+
+fn run_pair(path: &Path, round: u32, results: Option<&Path>, division: Option<&str>) -> ExitCode {
+    use fixtures::formats::swiss;
+    let league = match load(path) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let Some(div) = division_named(&league, division) else {
+        return ExitCode::from(EXIT_INVALID_INPUT);
+    };
+    let teams = &league.divisions[div].teams;
+    let (played, byes) = match results.map(|f| read_results(f, &league, teams, round)) {
+        Some(Ok(r)) => r,
+        Some(Err(code)) => return code,
+        None => (Vec::new(), Vec::new()),
+    };
     let standings = swiss::standings(teams.len(), &played, &byes);
     let pairing = match swiss::pair(&standings, &played) {
         Ok(p) => p,

@@ -388,3 +388,37 @@ fn berger_cup_draw_scheveningen_and_pair_commands() {
     let o = d.run(&["pair", "gtcl.toml", "--round", "2"]);
     assert_eq!(code(&o), 1, "two divisions: --division is needed");
 }
+
+#[test]
+fn four_ncl_pools_then_split() {
+    let d = Dir::new();
+    d.write(
+        "4ncl.toml",
+        include_str!("../instances/competitions/4ncl-2026-27-division-1.toml"),
+    );
+    let o = d.run(&["pools", "4ncl.toml", "-o", "prelim.csv"]);
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    let prelim = std::fs::read_to_string(d.path("prelim.csv")).unwrap();
+    assert_eq!(prelim.lines().count(), 1 + 56);
+    assert!(text(&o.stderr).contains("pool A (mean rating"));
+    // Results of rounds 1-7: every home team wins 5-3.
+    let mut results = String::from("round,home,away,home_points,away_points\n");
+    for line in prelim.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        results += &format!("{},{},{},5,3\n", f[0], f[3], f[4]);
+    }
+    d.write("results.csv", &results);
+    let o = d.run(&[
+        "split",
+        "4ncl.toml",
+        "--results",
+        "results.csv",
+        "-o",
+        "final.csv",
+    ]);
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    let fin = std::fs::read_to_string(d.path("final.csv")).unwrap();
+    assert_eq!(fin.lines().count(), 1 + 32);
+    assert!(fin.lines().nth(1).unwrap().starts_with("8,2027-03-14,"));
+    assert!(text(&o.stderr).contains("24 of 56 preliminary results carried forward"));
+}

@@ -229,3 +229,124 @@ fn an_odd_swiss_field_gives_one_bye_to_the_lowest_without_one() {
     // Team 4 had the bye; the lowest of the rest is team 1 (0 points).
     assert_eq!(p.bye, Some(1));
 }
+
+#[test]
+fn a_4ncl_division_pools_rounds_split_and_final_rounds() {
+    use fixtures::formats::ncl;
+    use fixtures::formats::swiss::Played;
+    use std::collections::BTreeSet;
+    let league = league(include_str!(
+        "../instances/competitions/4ncl-2026-27-division-1.toml"
+    ));
+    let teams = &league.divisions[0].teams;
+    assert_eq!(teams.len(), 16);
+    let rating: Vec<f64> = league.teams.iter().map(|t| t.rating.unwrap()).collect();
+    let club: Vec<usize> = league.teams.iter().map(|t| t.club).collect();
+    let (a, b) = ncl::pools(teams, &rating, &club);
+    assert_eq!((a.len(), b.len()), (8, 8));
+    let mean = |p: &[usize]| p.iter().map(|&t| rating[t]).sum::<f64>() / 8.0;
+    assert!(
+        (mean(&a) - mean(&b)).abs() < 10.0,
+        "pools of broadly equal strength"
+    );
+    for p in [&a, &b] {
+        let clubs: BTreeSet<usize> = p.iter().map(|&t| club[t]).collect();
+        assert_eq!(clubs.len(), 8, "two teams of one squad in different pools");
+    }
+    // Rounds 1-7: every team once a round, every pair of a pool once.
+    let mut prelim: Vec<(u32, usize, usize)> = ncl::pool_rounds(&a, 1);
+    prelim.extend(ncl::pool_rounds(&b, 1));
+    assert_eq!(prelim.len(), 2 * 28);
+    for r in 1..=7 {
+        let playing: Vec<usize> = prelim
+            .iter()
+            .filter(|m| m.0 == r)
+            .flat_map(|m| [m.1, m.2])
+            .collect();
+        assert_eq!(
+            playing.iter().collect::<BTreeSet<_>>().len(),
+            16,
+            "round {r}"
+        );
+    }
+    // Results: the higher-rated team wins 5-3, except every fifth match drawn.
+    let played: Vec<Played> = prelim
+        .iter()
+        .enumerate()
+        .map(|(i, &(round, x, y))| {
+            let (px, py) = if i % 5 == 0 {
+                (4.0, 4.0)
+            } else if rating[x] > rating[y] {
+                (5.0, 3.0)
+            } else {
+                (3.0, 5.0)
+            };
+            Played {
+                round,
+                first: x,
+                second: y,
+                first_points: px,
+                second_points: py,
+            }
+        })
+        .collect();
+    let s = ncl::split(&a, &b, &played, league.teams.len(), 8);
+    assert_eq!((s.championship.len(), s.relegation.len()), (8, 8));
+    // Carried forward: exactly the matches between teams of the same final pool (3 per team).
+    assert_eq!(s.carried.len(), 2 * 12);
+    // Rounds 8-11: every team once a round, and every pair of a final pool met exactly once
+    // over the season (carried + new); no other pair meets again.
+    assert_eq!(s.rounds.len(), 32);
+    for pool in [&s.championship, &s.relegation] {
+        let mut met = BTreeSet::new();
+        for m in &s.carried {
+            if pool.contains(&m.first) {
+                assert!(met.insert((m.first.min(m.second), m.first.max(m.second))));
+            }
+        }
+        for &(_, x, y) in &s.rounds {
+            if pool.contains(&x) {
+                assert!(pool.contains(&y));
+                let pair = (x.min(y), x.max(y));
+                assert!(met.insert(pair), "{pair:?} twice");
+                assert!(!played
+                    .iter()
+                    .any(|m| (m.first.min(m.second), m.first.max(m.second)) == pair));
+            }
+        }
+        assert_eq!(met.len(), 28, "a full round robin of the final pool");
+    }
+    for r in 8..=11 {
+        let playing: Vec<usize> = s
+            .rounds
+            .iter()
+            .filter(|m| m.0 == r)
+            .flat_map(|m| [m.1, m.2])
+            .collect();
+        assert_eq!(
+            playing.iter().collect::<BTreeSet<_>>().len(),
+            16,
+            "round {r}"
+        );
+    }
+    // Each team first-named twice in rounds 8-11.
+    for &t in teams {
+        let first = s.rounds.iter().filter(|m| m.1 == t).count();
+        assert_eq!(first, 2, "{}", league.teams[t].name);
+    }
+}
+
+#[test]
+fn no_more_than_two_teams_of_one_club_in_a_4ncl_division() {
+    let text = include_str!("../instances/competitions/4ncl-2026-27-division-1.toml").replace(
+        "name = \"Alba\"\nclub = \"Alba\"",
+        "name = \"Alba\"\nclub = \"Guildford\"",
+    );
+    let e = fixtures::model::parse_league(&text, "4ncl.toml").unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("Alba is the 3th team of club \"Guildford\""),
+        "{e}"
+    );
+    assert!(e.to_string().contains("4ncl.toml:"), "{e}");
+}

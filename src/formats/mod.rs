@@ -3,4 +3,5 @@
 
 pub mod berger;
 pub mod cup;
+pub mod ncl;
 pub mod swiss;

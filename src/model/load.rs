@@ -506,6 +506,28 @@ impl<'a> Cx<'a> {
             return None;
         }
 
+        if let Some(max) = rules.max_club_teams_per_division {
+            for div in &divisions {
+                let mut count: HashMap<usize, usize> = HashMap::new();
+                for &t in &div.teams {
+                    let n = count.entry(teams[t].club).or_default();
+                    *n += 1;
+                    if *n == max as usize + 1 {
+                        self.err(
+                            raw.team[t].get_ref().club.span().start,
+                            "club",
+                            Problem::BadValue(format!(
+                                "{} is the {}th team of club \"{}\" in division \"{}\"; at most {max} are allowed (max_club_teams_per_division)",
+                                teams[t].name,
+                                max + 1,
+                                clubs[teams[t].club].name,
+                                div.name
+                            )),
+                        );
+                    }
+                }
+            }
+        }
         for (d, div) in divisions.iter().enumerate() {
             if div.teams.len() == 1 {
                 let t = div.teams[0];
@@ -641,6 +663,10 @@ impl<'a> Cx<'a> {
             .max_consecutive_weeks
             .as_ref()
             .and_then(|v| self.int(v, "max_consecutive_weeks", 1));
+        rules.max_club_teams_per_division = r
+            .max_club_teams_per_division
+            .as_ref()
+            .and_then(|v| self.int(v, "max_club_teams_per_division", 1));
         rules
     }
 
@@ -796,6 +822,11 @@ impl<'a> Cx<'a> {
             unavailable,
             unavailable_away,
             avoid,
+            rating: t
+                .rating
+                .as_ref()
+                .map(|r| *r.get_ref())
+                .filter(|r| r.is_finite()),
         })
     }
 

@@ -122,6 +122,8 @@ pub struct Rules {
     pub max_unavailable: Option<u32>,
     pub latest_internal_date: Option<NaiveDate>,
     pub max_consecutive_weeks: Option<u32>,
+    /// Extension (4NCL rule 13.7): at most this many teams of one club in a division.
+    pub max_club_teams_per_division: Option<u32>,
 }
 
 impl Default for Rules {
@@ -133,6 +135,7 @@ impl Default for Rules {
             max_unavailable: None,
             latest_internal_date: None,
             max_consecutive_weeks: None,
+            max_club_teams_per_division: None,
         }
     }
 }
@@ -213,6 +216,8 @@ pub struct Team {
     pub unavailable: BTreeSet<NaiveDate>,
     pub unavailable_away: BTreeSet<NaiveDate>,
     pub avoid: BTreeSet<NaiveDate>,
+    /// The team's strength (extension), to balance 4NCL preliminary pools.
+    pub rating: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

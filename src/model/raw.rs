@@ -82,6 +82,8 @@ pub struct RawRules {
     pub max_consecutive_weeks: Option<Spanned<i64>>,
     /// Extension: `format = "auto"` plays a double round robin up to this many teams.
     pub double_up_to: Option<Spanned<i64>>,
+    /// Extension: at most this many teams of one club in a division (4NCL rule 13.7).
+    pub max_club_teams_per_division: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -131,6 +133,8 @@ pub struct RawTeam {
     pub unavailable: Option<RawList>,
     pub unavailable_away: Option<RawList>,
     pub avoid: Option<RawList>,
+    /// Extension: the team's strength (e.g. its average FIDE rating), to balance pools.
+    pub rating: Option<Spanned<f64>>,
 }
 
 #[derive(Debug, Deserialize)]

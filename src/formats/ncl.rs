@@ -1,0 +1,171 @@
+//! The 4NCL's Divisions 1 and 2 (rule 6.3): sixteen teams in two preliminary pools of eight of
+//! broadly equal strength play rounds 1–7; then the top four of each pool form the championship
+//! pool and the bottom four the relegation pool, carrying forward only the results between teams
+//! of the same final pool, and play rounds 8–11 against the four teams of their final pool they
+//! have not met.
+
+use super::berger;
+use super::swiss::{standings, Played};
+
+/// One scheduled match: (round from 1, first-named team, second-named team).
+pub type Match = (u32, usize, usize);
+
+/// Two pools of equal size (`teams` even) with rating sums as close as the search finds:
+/// snake seeding (1, 4, 5, 8, ... against 2, 3, 6, 7, ...), then pairwise swaps while they
+/// bring the sums closer. Teams of one club go to different pools where a swap allows it.
+pub fn pools(teams: &[usize], rating: &[f64], club: &[usize]) -> (Vec<usize>, Vec<usize>) {
+    let mut order: Vec<usize> = teams.to_vec();
+    order.sort_by(|&a, &b| rating[b].total_cmp(&rating[a]).then(a.cmp(&b)));
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for (i, &t) in order.iter().enumerate() {
+        if matches!(i % 4, 0 | 3) {
+            a.push(t);
+        } else {
+            b.push(t);
+        }
+    }
+    let cost = |a: &[usize], b: &[usize]| {
+        let sum = |p: &[usize]| p.iter().map(|&t| rating[t]).sum::<f64>();
+        let clash = |p: &[usize]| {
+            let mut n = 0;
+            for (i, &x) in p.iter().enumerate() {
+                n += p[i + 1..].iter().filter(|&&y| club[x] == club[y]).count();
+            }
+            n as f64
+        };
+        (sum(a) - sum(b)).abs() + 1e6 * (clash(a) + clash(b))
+    };
+    loop {
+        let now = cost(&a, &b);
+        let mut best: Option<(f64, usize, usize)> = None;
+        for i in 0..a.len() {
+            for j in 0..b.len() {
+                std::mem::swap(&mut a[i], &mut b[j]);
+                let c = cost(&a, &b);
+                std::mem::swap(&mut a[i], &mut b[j]);
+                if c < now - 1e-9 && best.is_none_or(|x| c < x.0) {
+                    best = Some((c, i, j));
+                }
+            }
+        }
+        match best {
+            Some((_, i, j)) => std::mem::swap(&mut a[i], &mut b[j]),
+            None => break,
+        }
+    }
+    a.sort();
+    b.sort();
+    (a, b)
+}
+
+/// Rounds 1 ... n - 1 of a pool from the Berger table (first-named = White on board 1).
+pub fn pool_rounds(pool: &[usize], first_round: u32) -> Vec<Match> {
+    let mut out = Vec::new();
+    for (r, round) in berger::table(pool.len()).iter().enumerate() {
+        for &(w, b) in round {
+            if let (Some(&x), Some(&y)) = (pool.get(w - 1), pool.get(b - 1)) {
+                out.push((first_round + r as u32, x, y));
+            }
+        }
+    }
+    out
+}
+
+/// The final pools after the preliminary rounds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Split {
+    /// Championship (top four of each preliminary pool) and relegation (bottom four).
+    pub championship: Vec<usize>,
+    pub relegation: Vec<usize>,
+    /// Results carried forward: those between teams of the same final pool.
+    pub carried: Vec<Played>,
+    /// Rounds 8–11.
+    pub rounds: Vec<Match>,
+}
+
+/// Places of a pool by match points, then game points (rule 12.2 a), then team index.
+fn placed(pool: &[usize], played: &[Played], teams: usize) -> Vec<usize> {
+    let within: Vec<Played> = played
+        .iter()
+        .filter(|m| pool.contains(&m.first) && pool.contains(&m.second))
+        .cloned()
+        .collect();
+    let s = standings(teams, &within, &[]);
+    let mut order = pool.to_vec();
+    order.sort_by(|&a, &b| {
+        s[b].match_points
+            .cmp(&s[a].match_points)
+            .then(s[b].game_points.total_cmp(&s[a].game_points))
+            .then(a.cmp(&b))
+    });
+    order
+}
+
+/// The split after the preliminary rounds (`played`: their results), and rounds
+/// `first_round` ... `first_round + 3` in each final pool: each team meets the four it has not
+/// played (those from the other preliminary pool), first-named alternating by round.
+pub fn split(
+    pool_a: &[usize],
+    pool_b: &[usize],
+    played: &[Played],
+    teams: usize,
+    first_round: u32,
+) -> Split {
+    let a = placed(pool_a, played, teams);
+    let b = placed(pool_b, played, teams);
+    let half = a.len() / 2;
+    let championship: Vec<usize> = a[..half].iter().chain(&b[..half]).copied().collect();
+    let relegation: Vec<usize> = a[half..].iter().chain(&b[half..]).copied().collect();
+    let same = |x: usize, y: usize| {
+        (championship.contains(&x) && championship.contains(&y))
+            || (relegation.contains(&x) && relegation.contains(&y))
+    };
+    let carried = played
+        .iter()
+        .filter(|m| same(m.first, m.second))
+        .cloned()
+        .collect();
+    let mut rounds = Vec::new();
+    for (top, bottom) in [(&a[..half], &b[..half]), (&a[half..], &b[half..])] {
+        let k = top.len();
+        for r in 0..k {
+            for (i, &x) in top.iter().enumerate() {
+                let y = bottom[(i + r) % k];
+                let round = first_round + r as u32;
+                // First-named alternates by round: each team is first-named twice.
+                if r % 2 == 0 {
+                    rounds.push((round, x, y));
+                } else {
+                    rounds.push((round, y, x));
+                }
+            }
+        }
+    }
+    Split {
+        championship,
+        relegation,
+        carried,
+        rounds,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pools_are_balanced_and_keep_clubs_apart() {
+        let rating: Vec<f64> = (0..16).map(|i| 2500.0 - 20.0 * i as f64).collect();
+        let mut club: Vec<usize> = (0..16).collect();
+        club[1] = 0; // teams 0 and 1 share a club
+        let (a, b) = pools(&(0..16).collect::<Vec<_>>(), &rating, &club);
+        assert_eq!((a.len(), b.len()), (8, 8));
+        let sum = |p: &[usize]| p.iter().map(|&t| rating[t]).sum::<f64>();
+        assert!((sum(&a) - sum(&b)).abs() <= 20.0, "{a:?} {b:?}");
+        assert_ne!(
+            a.contains(&0),
+            a.contains(&1),
+            "club-mates in different pools"
+        );
+    }
+}
