@@ -7,6 +7,7 @@
 //! - [`report`]: fixture lists, comparisons, the published site and calendars.
 //! - [`formats`]: Berger tables, cup draws and Scheveningen tables, Swiss pairings.
 //! - [`batch`]: many scenarios in parallel, with a summary.
+//! - [`serve`]: the HTTP service and its web page.
 //! - [`reschedule`]: mid-season reruns (played fixtures stay, fewest moves) and their diffs.
 
 pub mod batch;
@@ -16,4 +17,5 @@ pub mod formulate;
 pub mod model;
 pub mod report;
 pub mod reschedule;
+pub mod serve;
 pub mod solve;

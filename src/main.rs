@@ -153,6 +153,22 @@ enum Command {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
+    /// Run the HTTP service and its web page: submit a league, watch it solve, download the
+    /// fixture list, the report and the calendars.
+    Serve {
+        /// Address to listen on (port 0: any free port; the address is printed).
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        bind: String,
+        /// Folder for jobs and results (kept across restarts).
+        #[arg(long, default_value = "fixtures-data")]
+        data: PathBuf,
+        /// Jobs solved at once (default: the number of cores).
+        #[arg(long)]
+        workers: Option<usize>,
+        /// Jobs waiting at most; beyond, requests get 429.
+        #[arg(long, default_value_t = 16)]
+        queue: usize,
+    },
     /// Put fixture lists side by side: a column per list, a row per figure.
     Compare {
         /// The league file (TOML, league-format v1).
@@ -282,6 +298,25 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::CupDraw { league, seed } => run_cup_draw(&league, seed),
+        Command::Serve {
+            bind,
+            data,
+            workers,
+            queue,
+        } => {
+            let workers = workers
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+            match fixtures::serve::serve(&bind, &data, workers, queue) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!(
+                        "error: cannot serve on {bind} with data in {}: {e}",
+                        data.display()
+                    );
+                    ExitCode::from(EXIT_INVALID_INPUT)
+                }
+            }
+        }
         Command::Pools {
             league,
             division,

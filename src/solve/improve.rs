@@ -71,6 +71,7 @@ pub(crate) fn improve(
         let before = sa.objective();
         let (tried, taken) = sa.run(seed, started, sa_deadline);
         if sa.valid() {
+            opts.tell(sa.objective(), f64::NEG_INFINITY, elapsed());
             if opts.progress {
                 eprintln!(
                     "progress: seed {seed}: annealing {before:.2} -> {:.2} ({taken} of {tried} moves taken), {:.1} s",
@@ -211,6 +212,7 @@ pub(crate) fn improve(
     let margin = FINAL_MARGIN + quick.columns as f64 / 40_000.0;
     let left = opts.time_limit - elapsed() - margin;
     let full = run_once(league, cand, opts, started, &full_spec(left, Some(&start)))?;
+    opts.tell(full.objective.min(cur_obj), full.bound, elapsed());
     if opts.progress {
         let best = full.objective.min(cur_obj);
         let gap = if full.bound.is_finite() {

@@ -75,6 +75,8 @@ pub struct Options {
     pub weights: Option<Weights>,
     /// Print a progress line (incumbent, bound, gap, elapsed) on stderr as the solve improves.
     pub progress: bool,
+    /// Told of each improvement (incumbent, best bound so far, seconds), e.g. by the service.
+    pub on_progress: Option<ProgressSink>,
     /// Earlier drafts, each as the date of every fixture (in the order of
     /// `League::fixtures`): the schedule puts at most `max_same` of its fixtures on the same
     /// date as each of them.
@@ -89,7 +91,24 @@ pub struct Options {
     pub day_cost: f64,
 }
 
+/// A callback for progress: (incumbent objective, bound or -inf, seconds since the start).
+#[derive(Clone)]
+pub struct ProgressSink(pub std::sync::Arc<dyn Fn(f64, f64, f64) + Send + Sync>);
+
+impl std::fmt::Debug for ProgressSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ProgressSink")
+    }
+}
+
 impl Options {
+    /// Passes an improvement to `on_progress`, if any.
+    pub(crate) fn tell(&self, incumbent: f64, bound: f64, seconds: f64) {
+        if let Some(sink) = &self.on_progress {
+            (sink.0)(incumbent, bound, seconds);
+        }
+    }
+
     /// The cost of putting fixture `f` in `slot` (rescheduling: 0 where it is now).
     pub(crate) fn slot_cost(&self, f: usize, home: TeamId, date: NaiveDate) -> f64 {
         match self.preferred.get(f) {
@@ -124,6 +143,7 @@ impl Default for Options {
             gap: 1e-4,
             weights: None,
             progress: false,
+            on_progress: None,
             differ_from: Vec::new(),
             max_same: 0.7,
             preferred: Vec::new(),
@@ -253,6 +273,10 @@ pub fn solve(league: &League, opts: &Options) -> Result<Solved, SolveError> {
                         teams: None,
                     },
                 )?;
+                if first.chosen.is_some() {
+                    // A valid schedule exists; its value is on other terms than the full objective.
+                    opts.tell(f64::NAN, f64::NEG_INFINITY, first.seconds);
+                }
                 let second = match &first.chosen {
                     // Rescheduling with nothing moved: any change would cost a move, more than
                     // quality can repay, so the current schedule stands.

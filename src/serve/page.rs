@@ -1,0 +1,145 @@
+//! The web page and the OpenAPI document the service serves (no external resources).
+
+/// The page: paste or upload a league file, solve, watch progress, see and download the result.
+pub const PAGE: &str = r##"<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>fixtures — league scheduler</title>
+<style>
+[hidden] { display: none !important; }
+body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; max-width: 1200px; }
+h1 { font-weight: 600; margin-bottom: 0.2em; }
+textarea { width: 100%; height: 18em; font-family: ui-monospace, monospace; font-size: 0.85em; }
+button { font-size: 1em; padding: 0.4em 1.2em; }
+.row { display: flex; gap: 1em; align-items: center; margin: 0.6em 0; flex-wrap: wrap; }
+#errors { color: #b71c1c; white-space: pre-wrap; font-family: ui-monospace, monospace; font-size: 0.85em; }
+progress { width: 24em; height: 1.2em; }
+#figures td, #figures th { padding: 0.2em 0.8em; text-align: left; border-bottom: 1px solid #ddd; }
+iframe { width: 100%; height: 70vh; border: 1px solid #ccc; margin-top: 1em; }
+.muted { color: #666; }
+</style>
+</head>
+<body>
+<h1>fixtures</h1>
+<p class="muted">Paste or upload a league file (TOML), set a time limit, and solve. The fixture list,
+a published report with division grids and team calendars, and phone calendars are ready when it ends.</p>
+<div class="row">
+  <input type="file" id="file" accept=".toml,text/plain">
+  <label>Time limit <input type="number" id="limit" value="30" min="1" max="600" style="width:5em"> s</label>
+  <button id="solve">Solve</button>
+  <span id="state" class="muted"></span>
+</div>
+<textarea id="league" spellcheck="false" placeholder="name = &quot;My League 2026-7&quot;&#10;start = 2026-10-12&#10;end = 2027-05-14&#10;..."></textarea>
+<div id="errors"></div>
+<div class="row" id="progressRow" hidden>
+  <progress id="bar" max="1" value="0"></progress>
+  <span id="progressText"></span>
+</div>
+<table id="figures" hidden></table>
+<div class="row" id="links" hidden></div>
+<iframe id="report" title="report" hidden></iframe>
+<script>
+const $ = (id) => document.getElementById(id);
+$("file").addEventListener("change", async (e) => {
+  const f = e.target.files[0];
+  if (f) $("league").value = await f.text();
+});
+let timer = null;
+$("solve").addEventListener("click", async () => {
+  $("errors").textContent = "";
+  $("figures").hidden = true; $("links").hidden = true; $("report").hidden = true;
+  if (timer) clearInterval(timer);
+  const limit = Number($("limit").value) || 30;
+  const r = await fetch(`/api/jobs?time_limit=${limit}`, { method: "POST", body: $("league").value });
+  const body = await r.json();
+  if (r.status === 429) { $("errors").textContent = "The service is busy: " + body.error + " (retry in " + (r.headers.get("Retry-After") || "a few") + " s)"; return; }
+  if (!r.ok) { $("errors").textContent = (body.messages || [body.error]).join("\n"); return; }
+  watch(body.id, limit);
+});
+function watch(id, limit) {
+  $("progressRow").hidden = false;
+  timer = setInterval(async () => {
+    const r = await fetch(`/api/jobs/${id}`);
+    if (!r.ok) return;
+    const s = await r.json();
+    $("state").textContent = s.state;
+    $("bar").value = Math.min(1, s.elapsed / limit);
+    let text = `${s.elapsed.toFixed(1)} s of ${limit} s`;
+    if (s.incumbent != null) text += `, objective ${s.incumbent.toFixed(2)}`;
+    if (s.bound != null) text += `, bound ${s.bound.toFixed(2)}`;
+    $("progressText").textContent = text;
+    if (!["queued", "running"].includes(s.state)) { clearInterval(timer); finished(id, s); }
+  }, 500);
+}
+function finished(id, s) {
+  $("bar").value = 1;
+  if (s.messages && s.messages.length) $("errors").textContent = s.messages.join("\n");
+  if (s.state !== "done") return;
+  const rows = [["fixtures", s.fixtures], ["valid", s.valid ? "yes" : "no"], ["breaks", s.breaks],
+    ["objective", s.incumbent != null ? s.incumbent.toFixed(2) : "-"],
+    ["gap", s.gap != null ? (100 * s.gap).toFixed(1) + "%" : "-"]];
+  $("figures").innerHTML = rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join("");
+  $("figures").hidden = false;
+  $("links").innerHTML = `<a href="/api/jobs/${id}/fixtures.csv" download="fixtures.csv">Download the fixture list (CSV)</a>
+    <a href="/api/jobs/${id}/report/" target="_blank">Open the report</a>`;
+  $("links").hidden = false;
+  $("report").src = `/api/jobs/${id}/report/`;
+  $("report").hidden = false;
+}
+</script>
+</body>
+</html>
+"##;
+
+/// The API, described for clients (OpenAPI 3.0).
+pub const OPENAPI: &str = r##"{
+  "openapi": "3.0.3",
+  "info": { "title": "fixtures", "version": "1", "description": "Fixture scheduling for amateur team leagues." },
+  "paths": {
+    "/api/jobs": {
+      "post": {
+        "summary": "Submit a league file to solve",
+        "parameters": [
+          { "name": "time_limit", "in": "query", "schema": { "type": "number", "default": 30, "maximum": 600 } },
+          { "name": "seed", "in": "query", "schema": { "type": "integer", "default": 0 } }
+        ],
+        "requestBody": { "required": true, "content": { "application/toml": { "schema": { "type": "string" } }, "text/plain": { "schema": { "type": "string" } } } },
+        "responses": {
+          "202": { "description": "Accepted: the job's status", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Status" } } } },
+          "400": { "description": "Invalid league file: messages with file, line and key", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } },
+          "413": { "description": "Body larger than 4 MiB" },
+          "429": { "description": "Queue full; see Retry-After", "headers": { "Retry-After": { "schema": { "type": "integer" } } } }
+        }
+      }
+    },
+    "/api/jobs/{id}": {
+      "parameters": [ { "name": "id", "in": "path", "required": true, "schema": { "type": "string" } } ],
+      "get": { "summary": "A job's state, progress and figures", "responses": { "200": { "description": "Status", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Status" } } } }, "404": { "description": "No such job" } } },
+      "delete": { "summary": "Cancel a queued or running job; delete a finished one", "responses": { "200": { "description": "Cancelled" }, "204": { "description": "Deleted" }, "404": { "description": "No such job" } } }
+    },
+    "/api/jobs/{id}/fixtures.csv": { "parameters": [ { "name": "id", "in": "path", "required": true, "schema": { "type": "string" } } ], "get": { "summary": "The fixture list", "responses": { "200": { "description": "CSV", "content": { "text/csv": {} } }, "404": { "description": "Not finished or no such job" } } } },
+    "/api/jobs/{id}/report/": { "parameters": [ { "name": "id", "in": "path", "required": true, "schema": { "type": "string" } } ], "get": { "summary": "The published report (index.html; other pages beside it)", "responses": { "200": { "description": "HTML", "content": { "text/html": {} } } } } },
+    "/api/jobs/{id}/ics/{team}.ics": { "parameters": [ { "name": "id", "in": "path", "required": true, "schema": { "type": "string" } }, { "name": "team", "in": "path", "required": true, "schema": { "type": "string" } } ], "get": { "summary": "A team's calendar", "responses": { "200": { "description": "iCalendar", "content": { "text/calendar": {} } } } } },
+    "/api/check": {
+      "post": {
+        "summary": "Check a fixture list against a league file",
+        "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "required": ["league", "fixtures"], "properties": { "league": { "type": "string" }, "fixtures": { "type": "string" } } } } } },
+        "responses": { "200": { "description": "valid, violations, breaks, objective, quality" }, "400": { "description": "Invalid league file or unreadable list" } }
+      }
+    }
+  },
+  "components": {
+    "schemas": {
+      "Status": { "type": "object", "properties": {
+        "id": { "type": "string" }, "state": { "type": "string", "enum": ["queued", "running", "done", "infeasible", "timed-out", "failed", "cancelled"] },
+        "league": { "type": "string" }, "time_limit": { "type": "number" }, "submitted": { "type": "integer" }, "elapsed": { "type": "number" },
+        "incumbent": { "type": "number", "nullable": true }, "bound": { "type": "number", "nullable": true }, "gap": { "type": "number", "nullable": true },
+        "fixtures": { "type": "integer", "nullable": true }, "breaks": { "type": "integer", "nullable": true }, "valid": { "type": "boolean", "nullable": true },
+        "messages": { "type": "array", "items": { "type": "string" } } } },
+      "Error": { "type": "object", "properties": { "error": { "type": "string" }, "messages": { "type": "array", "items": { "type": "string" } } } }
+    }
+  }
+}
+"##;

@@ -1,0 +1,232 @@
+//! The service, run as the real binary on a random loopback port with a temporary data folder.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_fixtures");
+const MID_DOWNS: &str = include_str!("../instances/examples/mid-downs.toml");
+
+struct Server {
+    child: Child,
+    base: String,
+}
+
+impl Server {
+    fn start(data: &std::path::Path, extra: &[&str]) -> Server {
+        let mut child = Command::new(BIN)
+            .args(["serve", "--bind", "127.0.0.1:0", "--data"])
+            .arg(data)
+            .args(extra)
+            .stderr(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stderr = child.stderr.take().unwrap();
+        let mut lines = BufReader::new(stderr).lines();
+        let line = lines.next().unwrap().unwrap();
+        let base = line
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("unexpected first line: {line}"))
+            .to_string();
+        // Keep draining stderr so the server never blocks on a full pipe.
+        std::thread::spawn(move || for _ in lines {});
+        Server { child, base }
+    }
+
+    fn get(&self, path: &str) -> (u16, String) {
+        match ureq::get(&format!("{}{path}", self.base)).call() {
+            Ok(r) => (r.status(), r.into_string().unwrap_or_default()),
+            Err(ureq::Error::Status(code, r)) => (code, r.into_string().unwrap_or_default()),
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    fn submit(&self, league: &str, time_limit: u32) -> (u16, serde_json::Value, Option<String>) {
+        let url = format!("{}/api/jobs?time_limit={time_limit}", self.base);
+        let (code, resp) = match ureq::post(&url).send_string(league) {
+            Ok(r) => (r.status(), r),
+            Err(ureq::Error::Status(code, r)) => (code, r),
+            Err(e) => panic!("{e}"),
+        };
+        let retry = resp.header("Retry-After").map(String::from);
+        let body = serde_json::from_str(&resp.into_string().unwrap()).unwrap();
+        (code, body, retry)
+    }
+
+    fn wait(&self, id: &str, timeout: Duration) -> serde_json::Value {
+        let end = Instant::now() + timeout;
+        loop {
+            let (code, body) = self.get(&format!("/api/jobs/{id}"));
+            assert_eq!(code, 200, "{body}");
+            let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+            let state = v["state"].as_str().unwrap().to_string();
+            if !["queued", "running"].contains(&state.as_str()) || Instant::now() > end {
+                return v;
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn submit_watch_and_fetch_everything() {
+    let data = tempfile::tempdir().unwrap();
+    let s = Server::start(data.path(), &["--workers", "1"]);
+    let (code, job, _) = s.submit(MID_DOWNS, 3);
+    assert_eq!(code, 202, "{job}");
+    let id = job["id"].as_str().unwrap().to_string();
+    let done = s.wait(&id, Duration::from_secs(60));
+    assert_eq!(done["state"], "done", "{done}");
+    assert_eq!(done["valid"], true);
+    // The CSV the service hands out is valid for the league, by the independent checker.
+    let (code, csv) = s.get(&format!("/api/jobs/{id}/fixtures.csv"));
+    assert_eq!(code, 200);
+    let league = fixtures::model::parse_league(MID_DOWNS, "mid-downs.toml").unwrap();
+    let list = fixtures::check::parse_fixtures(&league, csv.as_bytes(), "served.csv").unwrap();
+    assert!(fixtures::check::check(&league, &list).is_valid());
+    let (code, page) = s.get(&format!("/api/jobs/{id}/report/"));
+    assert_eq!(code, 200);
+    assert!(page.contains("All fixtures"));
+    let (code, _) = s.get(&format!("/api/jobs/{id}/report/division-division-1.html"));
+    assert_eq!(code, 200);
+    let (code, ics) = s.get(&format!("/api/jobs/{id}/ics/horsham-1.ics"));
+    assert_eq!(code, 200);
+    assert!(ics.starts_with("BEGIN:VCALENDAR"));
+    // Nothing outside the job's folder: traversal attempts are not found.
+    for bad in [
+        format!("/api/jobs/{id}/report/..%2Fstatus.json"),
+        format!("/api/jobs/{id}/report/..%2F..%2F..%2Fetc%2Fpasswd"),
+        "/api/jobs/..%2F..%2Fetc/fixtures.csv".to_string(),
+    ] {
+        assert_eq!(s.get(&bad).0, 404, "{bad}");
+    }
+    // A bad league file: 400 with the CLI's message (line and key).
+    let (code, body, _) = s.submit("name = 5\n", 3);
+    assert_eq!(code, 400);
+    assert!(body["messages"][0]
+        .as_str()
+        .unwrap()
+        .contains("league.toml:1: key `name`"));
+    // The OpenAPI document and the page.
+    let (code, doc) = s.get("/api/openapi.json");
+    assert_eq!(code, 200);
+    let doc: serde_json::Value = serde_json::from_str(&doc).unwrap();
+    assert!(doc["paths"]["/api/jobs"]["post"].is_object());
+    let (code, page) = s.get("/");
+    assert_eq!(code, 200);
+    assert!(page.contains("<textarea id=\"league\""));
+    assert!(
+        !page.contains("http://") && !page.contains("https://"),
+        "no external resources"
+    );
+    // Check a list through the API.
+    let resp = ureq::post(&format!("{}/api/check", s.base))
+        .set("Content-Type", "application/json")
+        .send_string(&serde_json::json!({ "league": MID_DOWNS, "fixtures": csv }).to_string())
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_str(&resp.into_string().unwrap()).unwrap();
+    assert_eq!(v["valid"], true);
+    // Deleting a finished job removes it.
+    let r = ureq::delete(&format!("{}/api/jobs/{id}", s.base))
+        .call()
+        .unwrap();
+    assert_eq!(r.status(), 204);
+    assert_eq!(s.get(&format!("/api/jobs/{id}")).0, 404);
+}
+
+#[test]
+fn a_full_queue_answers_429_with_retry_after() {
+    let data = tempfile::tempdir().unwrap();
+    let s = Server::start(data.path(), &["--workers", "1", "--queue", "1"]);
+    let mut codes = Vec::new();
+    let mut retry = None;
+    for _ in 0..5 {
+        let (code, _, r) = s.submit(MID_DOWNS, 4);
+        codes.push(code);
+        if code == 429 {
+            retry = r;
+        }
+    }
+    assert!(codes.contains(&202), "{codes:?}");
+    assert!(codes.contains(&429), "{codes:?}");
+    assert_eq!(retry.as_deref(), Some("10"));
+    // Still answering.
+    assert_eq!(s.get("/api/openapi.json").0, 200);
+}
+
+#[test]
+fn a_restart_keeps_finished_results_and_fails_interrupted_jobs() {
+    let data = tempfile::tempdir().unwrap();
+    let (done_id, running_id) = {
+        let s = Server::start(data.path(), &["--workers", "1"]);
+        let (_, job, _) = s.submit(MID_DOWNS, 2);
+        let done_id = job["id"].as_str().unwrap().to_string();
+        assert_eq!(s.wait(&done_id, Duration::from_secs(60))["state"], "done");
+        let (_, job, _) = s.submit(MID_DOWNS, 60);
+        let running_id = job["id"].as_str().unwrap().to_string();
+        // Wait until it runs, then stop the service hard (Drop kills it).
+        let end = Instant::now() + Duration::from_secs(20);
+        while s
+            .get(&format!("/api/jobs/{running_id}"))
+            .1
+            .contains("queued")
+            && Instant::now() < end
+        {
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        (done_id, running_id)
+    };
+    let s = Server::start(data.path(), &["--workers", "1"]);
+    let (code, csv) = s.get(&format!("/api/jobs/{done_id}/fixtures.csv"));
+    assert_eq!(code, 200);
+    assert!(csv.starts_with("date,division,home,away,venue"));
+    let (_, body) = s.get(&format!("/api/jobs/{running_id}"));
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["state"], "failed", "{v}");
+    assert!(v["messages"][0]
+        .as_str()
+        .unwrap()
+        .contains("interrupted by a restart"));
+}
+
+/// The web page renders in headless Chromium (where installed); the screenshot is kept.
+#[test]
+fn the_page_renders_in_headless_chromium() {
+    let Some(chromium) = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists())
+    else {
+        eprintln!("no Chromium on this machine: the rendering test is skipped");
+        return;
+    };
+    let data = tempfile::tempdir().unwrap();
+    let s = Server::start(data.path(), &["--workers", "1"]);
+    let shot = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-page.png");
+    let _ = std::fs::remove_file(&shot);
+    let out = Command::new(chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--window-size=1280,900",
+            &format!("--screenshot={}", shot.display()),
+            &format!("{}/", s.base),
+        ])
+        .output()
+        .unwrap();
+    let png = std::fs::read(&shot)
+        .unwrap_or_else(|_| panic!("no screenshot: {}", String::from_utf8_lossy(&out.stderr)));
+    assert!(
+        png.starts_with(b"\x89PNG") && png.len() > 5_000,
+        "{} bytes",
+        png.len()
+    );
+}
