@@ -42,7 +42,10 @@ fn precheck_a_club_that_starts_too_late() {
         text.contains("C1 has 2 fixtures but at most 1 dates"),
         "{text}"
     );
-    assert!(text.contains("it starts on 2027-01-25"), "{text}");
+    assert!(
+        text.contains("it starts on 2027-01-25, when its club C starts"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -230,3 +230,60 @@ fn the_page_renders_in_headless_chromium() {
         png.len()
     );
 }
+
+#[test]
+fn json_jobs_reschedule_and_alternatives() {
+    let data = tempfile::tempdir().unwrap();
+    let s = Server::start(data.path(), &["--workers", "2"]);
+    let post = |body: serde_json::Value| -> (u16, serde_json::Value) {
+        let r = ureq::post(&format!("{}/api/jobs", s.base))
+            .set("Content-Type", "application/json")
+            .send_string(&body.to_string());
+        let (code, resp) = match r {
+            Ok(r) => (r.status(), r),
+            Err(ureq::Error::Status(c, r)) => (c, r),
+            Err(e) => panic!("{e}"),
+        };
+        (
+            code,
+            serde_json::from_str(&resp.into_string().unwrap()).unwrap(),
+        )
+    };
+    // Two drafts.
+    let (code, job) =
+        post(serde_json::json!({ "league": MID_DOWNS, "time_limit": 6, "alternatives": 2 }));
+    assert_eq!(code, 202, "{job}");
+    let id = job["id"].as_str().unwrap().to_string();
+    let done = s.wait(&id, Duration::from_secs(60));
+    assert_eq!(done["state"], "done", "{done}");
+    assert_eq!(done["drafts"], 2);
+    let (code, d2) = s.get(&format!("/api/jobs/{id}/files/draft-2.csv"));
+    assert_eq!(code, 200);
+    let (_, d1) = s.get(&format!("/api/jobs/{id}/files/draft-1.csv"));
+    assert_ne!(d1, d2);
+    assert_eq!(s.get(&format!("/api/jobs/{id}/files/status.json")).0, 404);
+    // A rerun of draft 1 with a withdrawal: nothing moves.
+    let team = "Horsham 1";
+    let (code, job) = post(serde_json::json!({
+        "league": MID_DOWNS, "time_limit": 6, "current": d1, "from": "2027-01-10", "withdraw": [team]
+    }));
+    assert_eq!(code, 202, "{job}");
+    let id = job["id"].as_str().unwrap().to_string();
+    let done = s.wait(&id, Duration::from_secs(60));
+    assert_eq!(done["state"], "done", "{done}");
+    assert_eq!(done["moves"], 0, "{done}");
+    let (code, diff) = s.get(&format!("/api/jobs/{id}/files/fixtures.diff.csv"));
+    assert_eq!(code, 200);
+    assert!(diff.contains("scratched,"));
+    let (code, text) = s.get(&format!("/api/jobs/{id}/files/changes.txt"));
+    assert_eq!(code, 200);
+    assert!(text.contains("scratched"), "{text}");
+    // Bad options are refused up front.
+    let (code, _) = post(serde_json::json!({ "league": MID_DOWNS, "current": d1 }));
+    assert_eq!(code, 400);
+    let (code, body) = post(
+        serde_json::json!({ "league": MID_DOWNS, "current": d1, "from": "2027-01-10", "withdraw": ["Nobody"] }),
+    );
+    assert_eq!(code, 400);
+    assert!(body["error"].as_str().unwrap().contains("Nobody"));
+}

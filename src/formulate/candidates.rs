@@ -381,9 +381,26 @@ fn too_few_dates(league: &League, cand: &Candidates) -> Vec<String> {
                 (Some(a), Some(b)) => format!(" (its possible dates run from {a} to {b})"),
                 _ => String::new(),
             };
+            // Name the club when the late start is the club's (all its teams start then).
+            let club = &league.clubs[team.club].name;
+            let club_start = team.start > league.start
+                && league
+                    .teams
+                    .iter()
+                    .filter(|u| u.club == team.club)
+                    .all(|u| u.start == team.start);
+            let starts = if club_start {
+                format!("it starts on {}, when its club {club} starts", team.start)
+            } else {
+                format!("it starts on {}", team.start)
+            };
+            let unavailable = match team.unavailable.len() {
+                0 => String::new(),
+                n => format!("; it is unavailable on {n} dates"),
+            };
             out.push(format!(
-                "{} has {} fixtures but at most {} dates on which it can play, {} days apart{}; it starts on {}",
-                team.name, needed, count, gap, span, team.start
+                "{} has {} fixtures but at most {} dates on which it can play, {} days apart{}; {starts}{unavailable}",
+                team.name, needed, count, gap, span
             ));
         }
     }

@@ -52,6 +52,38 @@ pub struct Status {
     pub valid: Option<bool>,
     /// Why the job failed or has no schedule, in the words of the CLI.
     pub messages: Vec<String>,
+    /// Rescheduling: fixtures moved from the current list.
+    #[serde(default)]
+    pub moves: Option<usize>,
+    /// Alternative drafts written (`files/draft-N.csv`).
+    #[serde(default)]
+    pub drafts: Option<usize>,
+}
+
+/// What a job asks for besides the league file (stored as `job.json`).
+#[derive(Debug, Clone, Serialize, Deserialize, Default)]
+pub struct JobSpec {
+    #[serde(default)]
+    pub alternatives: Option<usize>,
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// Rescheduling: the current fixture list (CSV text), the first date that may change, and
+    /// teams that withdraw.
+    #[serde(default)]
+    pub current: Option<String>,
+    #[serde(default)]
+    pub from: Option<String>,
+    #[serde(default)]
+    pub withdraw: Vec<String>,
+}
+
+/// A JSON job: the league file and the options.
+#[derive(Debug, Deserialize)]
+struct JsonJob {
+    league: String,
+    time_limit: Option<f64>,
+    #[serde(flatten)]
+    spec: JobSpec,
 }
 
 struct Job {
@@ -110,6 +142,7 @@ fn router(app: Shared) -> Router {
         .route("/api/jobs/{id}/report/{file}", get(report_file))
         .route("/api/jobs/{id}/report/ics/{file}", get(ics_file))
         .route("/api/jobs/{id}/ics/{file}", get(ics_file))
+        .route("/api/jobs/{id}/files/{file}", get(job_file))
         .route("/api/check", post(check_list))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(app)
@@ -182,12 +215,43 @@ fn error(code: StatusCode, message: &str) -> Response {
 struct SubmitQuery {
     time_limit: Option<f64>,
     seed: Option<u64>,
+    alternatives: Option<usize>,
 }
 
-async fn submit(State(app): State<Shared>, Query(q): Query<SubmitQuery>, body: Bytes) -> Response {
-    let Ok(text) = std::str::from_utf8(&body) else {
+async fn submit(
+    State(app): State<Shared>,
+    Query(q): Query<SubmitQuery>,
+    headers: axum::http::HeaderMap,
+    body: Bytes,
+) -> Response {
+    let Ok(raw) = std::str::from_utf8(&body) else {
         return error(StatusCode::BAD_REQUEST, "the league file is not UTF-8 text");
     };
+    // The body is the league file, or JSON with the league file and the options.
+    let json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    let (text, mut spec, json_limit) = if json {
+        match serde_json::from_str::<JsonJob>(raw) {
+            Ok(j) => (j.league, j.spec, j.time_limit),
+            Err(e) => return error(StatusCode::BAD_REQUEST, &format!("bad JSON job: {e}")),
+        }
+    } else {
+        (raw.to_string(), JobSpec::default(), None)
+    };
+    let text = text.as_str();
+    spec.seed = spec.seed.or(q.seed);
+    spec.alternatives = spec.alternatives.or(q.alternatives);
+    if spec.alternatives.is_some_and(|k| !(1..=5).contains(&k)) {
+        return error(StatusCode::BAD_REQUEST, "alternatives must be from 1 to 5");
+    }
+    if spec.current.is_some() != spec.from.is_some() {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "rescheduling needs both `current` (the fixture list) and `from` (a date)",
+        );
+    }
     let league = match model::parse_league(text, "league.toml") {
         Ok(l) => l,
         Err(e) => {
@@ -199,7 +263,25 @@ async fn submit(State(app): State<Shared>, Query(q): Query<SubmitQuery>, body: B
                 .into_response();
         }
     };
-    let time_limit = q.time_limit.unwrap_or(30.0);
+    if let Some(from) = &spec.from {
+        if model::parse_iso_date(from).is_none() {
+            return error(
+                StatusCode::BAD_REQUEST,
+                &format!("from: \"{from}\" is not a date (YYYY-MM-DD)"),
+            );
+        }
+    }
+    if let Some(bad) = spec
+        .withdraw
+        .iter()
+        .find(|t| league.team_by_name(t).is_none())
+    {
+        return error(
+            StatusCode::BAD_REQUEST,
+            &format!("withdraw: no team \"{bad}\""),
+        );
+    }
+    let time_limit = json_limit.or(q.time_limit).unwrap_or(30.0);
     if !(time_limit.is_finite() && time_limit > 0.0 && time_limit <= MAX_TIME_LIMIT) {
         return error(
             StatusCode::BAD_REQUEST,
@@ -209,8 +291,10 @@ async fn submit(State(app): State<Shared>, Query(q): Query<SubmitQuery>, body: B
     let n = app.next.fetch_add(1, Ordering::SeqCst);
     let id = format!("{}-{n}-{}", now(), q.seed.unwrap_or(0));
     let dir = job_dir(&app, &id);
+    let spec_text = serde_json::to_string_pretty(&spec).unwrap_or_default();
     if std::fs::create_dir_all(&dir).is_err()
         || report::write_atomically(&dir.join("league.toml"), text).is_err()
+        || report::write_atomically(&dir.join("job.json"), &spec_text).is_err()
     {
         return error(StatusCode::INTERNAL_SERVER_ERROR, "cannot store the job");
     }
@@ -228,6 +312,8 @@ async fn submit(State(app): State<Shared>, Query(q): Query<SubmitQuery>, body: B
         breaks: None,
         valid: None,
         messages: Vec::new(),
+        moves: None,
+        drafts: None,
     };
     save(&app, &status);
     if let Ok(mut jobs) = app.jobs.lock() {
@@ -325,6 +411,21 @@ async fn fixtures_csv(State(app): State<Shared>, UrlPath(id): UrlPath<String>) -
         &job_dir(&app, &id).join("fixtures.csv"),
         "text/csv; charset=utf-8",
     )
+}
+
+async fn job_file(
+    State(app): State<Shared>,
+    UrlPath((id, file)): UrlPath<(String, String)>,
+) -> Response {
+    if !safe(&id) || !safe(&file) || file == "status.json" || file == "job.json" {
+        return error(StatusCode::NOT_FOUND, "no such file");
+    }
+    let kind = if file.ends_with(".csv") {
+        "text/csv; charset=utf-8"
+    } else {
+        "text/plain; charset=utf-8"
+    };
+    file_response(&job_dir(&app, &id).join(file), kind)
 }
 
 async fn report_index(State(app): State<Shared>, UrlPath(id): UrlPath<String>) -> Response {
@@ -445,6 +546,8 @@ fn worker(app: Shared, rx: Arc<Mutex<Receiver<String>>>) {
                 s.bound = done.bound.or(s.bound);
                 s.gap = done.gap;
                 s.messages = done.messages.clone();
+                s.moves = done.moves;
+                s.drafts = done.drafts;
             }),
             Ok(Err(message)) => update(&|s| {
                 s.state = "failed".into();
@@ -467,11 +570,17 @@ struct Done {
     bound: Option<f64>,
     gap: Option<f64>,
     messages: Vec<String>,
+    moves: Option<usize>,
+    drafts: Option<usize>,
 }
 
 fn run_job(app: &Shared, id: &str, time_limit: f64) -> Result<Done, String> {
     let dir = job_dir(app, id);
     let league = model::read_league(&dir.join("league.toml")).map_err(|e| e.to_string())?;
+    let spec: JobSpec = std::fs::read_to_string(dir.join("job.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default();
     let progress_app = app.clone();
     let progress_id = id.to_string();
     let opts = solve::Options {
@@ -489,9 +598,43 @@ fn run_job(app: &Shared, id: &str, time_limit: f64) -> Result<Done, String> {
                 }
             }
         }))),
+        seed: spec.seed.unwrap_or(0),
         ..solve::Options::default()
     };
-    let solved = solve::solve(&league, &opts).map_err(|e| e.to_string())?;
+    // A rerun solves a changed league; alternatives solve several drafts.
+    let mut rerun = None;
+    let (solve_league, solved, drafts) = match (&spec.current, &spec.from) {
+        (Some(current), Some(from)) => {
+            let from = model::parse_iso_date(from).ok_or("from is not a date")?;
+            let list = check::parse_fixtures(&league, current.as_bytes(), "current.csv")
+                .map_err(|e| e.to_string())?;
+            if let Some(bad) = list.unreadable.first() {
+                return Err(format!("current.csv: {bad}"));
+            }
+            let gone: Vec<usize> = spec
+                .withdraw
+                .iter()
+                .filter_map(|t| league.team_by_name(t))
+                .collect();
+            let plan = crate::reschedule::plan(&league, &list.rows, from, &gone);
+            let solved =
+                solve::solve(&plan.league, &plan.options(&opts)).map_err(|e| e.to_string())?;
+            rerun = Some(list.rows);
+            (plan.league, solved, Vec::new())
+        }
+        _ => match spec.alternatives {
+            Some(k) if k > 1 => {
+                let mut all = solve::alternatives(&league, &opts, k).map_err(|e| e.to_string())?;
+                let first = all.remove(0);
+                (league.clone(), first, all)
+            }
+            _ => {
+                let solved = solve::solve(&league, &opts).map_err(|e| e.to_string())?;
+                (league.clone(), solved, Vec::new())
+            }
+        },
+    };
+    let league = solve_league;
     let mut done = Done {
         state: String::new(),
         fixtures: None,
@@ -501,6 +644,8 @@ fn run_job(app: &Shared, id: &str, time_limit: f64) -> Result<Done, String> {
         bound: solved.bound,
         gap: None,
         messages: Vec::new(),
+        moves: None,
+        drafts: None,
     };
     let Some(schedule) = &solved.schedule else {
         match solved.outcome {
@@ -530,6 +675,33 @@ fn run_job(app: &Shared, id: &str, time_limit: f64) -> Result<Done, String> {
         done.gap = Some(0.0);
     }
     report::write_atomically(&dir.join("fixtures.csv"), &csv).map_err(|e| e.to_string())?;
+    if let Some(rows) = &rerun {
+        let changes = crate::reschedule::diff(&league, rows, schedule);
+        done.moves = Some(
+            changes
+                .iter()
+                .filter(|c| c.status == crate::reschedule::Status::Moved)
+                .count(),
+        );
+        let diff = crate::reschedule::diff_csv(&league, &changes);
+        let text = crate::reschedule::club_summary(&league, &changes);
+        report::write_atomically(&dir.join("fixtures.diff.csv"), &diff)
+            .map_err(|e| e.to_string())?;
+        report::write_atomically(&dir.join("changes.txt"), &text).map_err(|e| e.to_string())?;
+    }
+    if !drafts.is_empty() || spec.alternatives.is_some_and(|k| k > 1) {
+        report::write_atomically(&dir.join("draft-1.csv"), &csv).map_err(|e| e.to_string())?;
+        let mut n = 1;
+        for d in &drafts {
+            if let Some(s) = &d.schedule {
+                n += 1;
+                let text = report::csv_string(&league, s);
+                report::write_atomically(&dir.join(format!("draft-{n}.csv")), &text)
+                    .map_err(|e| e.to_string())?;
+            }
+        }
+        done.drafts = Some(n);
+    }
     let files = report::site::site(&league, &list.rows);
     report::site::write_site(&dir.join("report"), &files).map_err(|e| e.to_string())?;
     done.state = if r.is_valid() { "done" } else { "failed" }.into();

@@ -103,9 +103,13 @@ pub const OPENAPI: &str = r##"{
         "summary": "Submit a league file to solve",
         "parameters": [
           { "name": "time_limit", "in": "query", "schema": { "type": "number", "default": 30, "maximum": 600 } },
-          { "name": "seed", "in": "query", "schema": { "type": "integer", "default": 0 } }
+          { "name": "seed", "in": "query", "schema": { "type": "integer", "default": 0 } },
+          { "name": "alternatives", "in": "query", "schema": { "type": "integer", "minimum": 1, "maximum": 5 } }
         ],
-        "requestBody": { "required": true, "content": { "application/toml": { "schema": { "type": "string" } }, "text/plain": { "schema": { "type": "string" } } } },
+        "requestBody": { "required": true, "content": {
+          "application/toml": { "schema": { "type": "string" } },
+          "text/plain": { "schema": { "type": "string" } },
+          "application/json": { "schema": { "$ref": "#/components/schemas/Job" } } } },
         "responses": {
           "202": { "description": "Accepted: the job's status", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Status" } } } },
           "400": { "description": "Invalid league file: messages with file, line and key", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } },
@@ -122,6 +126,7 @@ pub const OPENAPI: &str = r##"{
     "/api/jobs/{id}/fixtures.csv": { "parameters": [ { "name": "id", "in": "path", "required": true, "schema": { "type": "string" } } ], "get": { "summary": "The fixture list", "responses": { "200": { "description": "CSV", "content": { "text/csv": {} } }, "404": { "description": "Not finished or no such job" } } } },
     "/api/jobs/{id}/report/": { "parameters": [ { "name": "id", "in": "path", "required": true, "schema": { "type": "string" } } ], "get": { "summary": "The published report (index.html; other pages beside it)", "responses": { "200": { "description": "HTML", "content": { "text/html": {} } } } } },
     "/api/jobs/{id}/ics/{team}.ics": { "parameters": [ { "name": "id", "in": "path", "required": true, "schema": { "type": "string" } }, { "name": "team", "in": "path", "required": true, "schema": { "type": "string" } } ], "get": { "summary": "A team's calendar", "responses": { "200": { "description": "iCalendar", "content": { "text/calendar": {} } } } } },
+    "/api/jobs/{id}/files/{file}": { "parameters": [ { "name": "id", "in": "path", "required": true, "schema": { "type": "string" } }, { "name": "file", "in": "path", "required": true, "schema": { "type": "string", "example": "draft-2.csv" } } ], "get": { "summary": "Other results: draft-N.csv (alternatives), fixtures.diff.csv and changes.txt (reschedule)", "responses": { "200": { "description": "The file" }, "404": { "description": "No such file" } } } },
     "/api/check": {
       "post": {
         "summary": "Check a fixture list against a league file",
@@ -137,7 +142,15 @@ pub const OPENAPI: &str = r##"{
         "league": { "type": "string" }, "time_limit": { "type": "number" }, "submitted": { "type": "integer" }, "elapsed": { "type": "number" },
         "incumbent": { "type": "number", "nullable": true }, "bound": { "type": "number", "nullable": true }, "gap": { "type": "number", "nullable": true },
         "fixtures": { "type": "integer", "nullable": true }, "breaks": { "type": "integer", "nullable": true }, "valid": { "type": "boolean", "nullable": true },
-        "messages": { "type": "array", "items": { "type": "string" } } } },
+        "messages": { "type": "array", "items": { "type": "string" } },
+        "moves": { "type": "integer", "nullable": true }, "drafts": { "type": "integer", "nullable": true } } },
+      "Job": { "type": "object", "required": ["league"], "properties": {
+        "league": { "type": "string", "description": "the league file (TOML)" },
+        "time_limit": { "type": "number" }, "seed": { "type": "integer" },
+        "alternatives": { "type": "integer", "minimum": 1, "maximum": 5 },
+        "current": { "type": "string", "description": "reschedule: the fixture list in force (CSV)" },
+        "from": { "type": "string", "format": "date", "description": "reschedule: the first date that may change" },
+        "withdraw": { "type": "array", "items": { "type": "string" } } } },
       "Error": { "type": "object", "properties": { "error": { "type": "string" }, "messages": { "type": "array", "items": { "type": "string" } } } }
     }
   }
