@@ -133,8 +133,8 @@ enum Command {
         division: Option<String>,
     },
     /// 4NCL: the two preliminary pools of a division, of broadly equal strength by the teams'
-    /// `rating` (clubs apart), and their rounds 1-7 from the Berger table (CSV: round, date,
-    /// pool, home, away).
+    /// `rating` (clubs apart), and their rounds 1-7 from the Berger table, as a fixture list
+    /// (date, division, home, away, venue, round, pool).
     Pools {
         league: PathBuf,
         #[arg(long)]
@@ -876,21 +876,24 @@ fn division_named(league: &model::League, name: Option<&str>) -> Option<usize> {
     div
 }
 
-/// 4NCL rounds as CSV: round, date (the division's round date, if any), pool, home, away.
+/// 4NCL rounds as a fixture list: date (the division's round date), division, home, away,
+/// venue, then round and pool; `fixtures check` reads it like any other list.
 fn ncl_csv(league: &model::League, div: usize, rows: &[(u32, usize, usize, &str)]) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
-    let _ = w.write_record(["round", "date", "pool", "home", "away"]);
+    let _ = w.write_record(["date", "division", "home", "away", "venue", "round", "pool"]);
     let rounds = league.divisions[div].rounds.clone().unwrap_or_default();
     for &(r, a, b, pool) in rows {
         let date = rounds
             .get(r as usize - 1)
             .map_or(String::new(), |d| d.to_string());
         let _ = w.write_record([
-            r.to_string(),
             date,
-            pool.to_string(),
+            league.divisions[div].name.clone(),
             league.teams[a].name.clone(),
             league.teams[b].name.clone(),
+            league.venues[league.match_venue(a)].name.clone(),
+            r.to_string(),
+            pool.to_string(),
         ]);
     }
     String::from_utf8_lossy(&w.into_inner().unwrap_or_default()).into_owned()
@@ -934,6 +937,18 @@ fn run_pools(path: &Path, division: Option<&str>, output: Option<&Path>) -> Exit
     let n = league.divisions[div].teams.len();
     if n < 4 || n % 4 != 0 {
         eprintln!("error: two pools need a division of 8, 12, 16 ... teams; it has {n}");
+        return ExitCode::from(EXIT_INVALID_INPUT);
+    }
+    // Preliminary rounds: a round robin of a pool of n / 2; final rounds: n / 4.
+    let needed = n / 2 - 1 + n / 4;
+    let dates = league.divisions[div].rounds.as_ref().map_or(0, |r| r.len());
+    if dates < needed {
+        eprintln!(
+            "error: division \"{}\" needs `rounds` with at least {needed} dates ({} preliminary rounds and {} final ones); it has {dates}",
+            league.divisions[div].name,
+            n / 2 - 1,
+            n / 4
+        );
         return ExitCode::from(EXIT_INVALID_INPUT);
     }
     let (a, b) = ncl_pools(&league, div);
@@ -1035,30 +1050,39 @@ fn run_pair(path: &Path, round: u32, results: Option<&Path>, division: Option<&s
     };
     let name = |t: usize| league.teams[teams[t]].name.clone();
     let mut w = csv::Writer::from_writer(std::io::stdout());
+    // A fixture list (on the division's round date, when it has one), so `check` reads it.
+    let date = league.divisions[div]
+        .rounds
+        .as_ref()
+        .and_then(|r| r.get((round as usize).checked_sub(1)?))
+        .map_or(String::new(), |d| d.to_string());
     let _ = w.write_record([
-        "round",
+        "date",
+        "division",
         "home",
         "away",
+        "venue",
+        "round",
         "home_match_points",
         "away_match_points",
     ]);
     for &(a, b) in &pairing.pairs {
         let _ = w.write_record([
-            round.to_string(),
+            date.clone(),
+            league.divisions[div].name.clone(),
             name(a),
             name(b),
+            league.venues[league.match_venue(teams[a])].name.clone(),
+            round.to_string(),
             standings[a].match_points.to_string(),
             standings[b].match_points.to_string(),
         ]);
     }
     if let Some(t) = pairing.bye {
-        let _ = w.write_record([
-            round.to_string(),
-            name(t),
-            String::new(),
-            standings[t].match_points.to_string(),
-            String::new(),
-        ]);
+        eprintln!(
+            "round {round}: {} has the bye (record it in the results as a row with an empty away)",
+            name(t)
+        );
     }
     let _ = w.flush();
     ExitCode::SUCCESS

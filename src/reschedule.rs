@@ -29,7 +29,7 @@ fn key(league: &League, home: TeamId, away: TeamId) -> (usize, TeamId, TeamId) {
     let d = league.teams[home].division;
     match league.divisions[d].format {
         Format::Double => (d, home, away),
-        Format::Single => (d, home.min(away), home.max(away)),
+        Format::Single | Format::Paired => (d, home.min(away), home.max(away)),
     }
 }
 

@@ -401,11 +401,14 @@ fn four_ncl_pools_then_split() {
     let prelim = std::fs::read_to_string(d.path("prelim.csv")).unwrap();
     assert_eq!(prelim.lines().count(), 1 + 56);
     assert!(text(&o.stderr).contains("pool A (mean rating"));
+    // The preliminary list is a fixture list `check` accepts.
+    let c = d.run(&["check", "4ncl.toml", "prelim.csv"]);
+    assert_eq!(code(&c), 0, "{}", text(&c.stdout));
     // Results of rounds 1-7: every home team wins 5-3.
     let mut results = String::from("round,home,away,home_points,away_points\n");
     for line in prelim.lines().skip(1) {
         let f: Vec<&str> = line.split(',').collect();
-        results += &format!("{},{},{},5,3\n", f[0], f[3], f[4]);
+        results += &format!("{},{},{},5,3\n", f[5], f[2], f[3]);
     }
     d.write("results.csv", &results);
     let o = d.run(&[
@@ -419,6 +422,85 @@ fn four_ncl_pools_then_split() {
     assert_eq!(code(&o), 0, "{}", text(&o.stderr));
     let fin = std::fs::read_to_string(d.path("final.csv")).unwrap();
     assert_eq!(fin.lines().count(), 1 + 32);
-    assert!(fin.lines().nth(1).unwrap().starts_with("8,2027-03-14,"));
+    assert!(fin
+        .lines()
+        .nth(1)
+        .unwrap()
+        .starts_with("2027-03-14,Division 1,"));
     assert!(text(&o.stderr).contains("24 of 56 preliminary results carried forward"));
+    // The whole season, rounds 1-11, passes `check`; a round with a team missing does not.
+    let season = prelim.clone()
+        + &fin
+            .lines()
+            .skip(1)
+            .map(|l| format!("{l}\n"))
+            .collect::<String>();
+    d.write("season.csv", &season);
+    let c = d.run(&["check", "4ncl.toml", "season.csv"]);
+    assert_eq!(code(&c), 0, "{}", text(&c.stdout));
+    let short: String = season
+        .lines()
+        .take(season.lines().count() - 1)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    d.write("short.csv", &short);
+    let c = d.run(&["check", "4ncl.toml", "short.csv"]);
+    assert_eq!(code(&c), 1);
+    assert!(
+        text(&c.stdout).contains("[5 rounds]"),
+        "{}",
+        text(&c.stdout)
+    );
+}
+
+#[test]
+fn swiss_rounds_from_pair_pass_check() {
+    let d = Dir::new();
+    let mut league = String::from(
+        "name = \"Swiss\"\nstart = 2026-10-03\nend = 2026-12-31\n\n[rules]\nmin_days_between = 1\nsame_club_first = false\nhome_away_balance = 3\n\n[[venue]]\nname = \"Hall\"\ncapacity = 10\n\n[[division]]\nname = \"Division 3\"\nformat = \"swiss\"\nvenue = \"Hall\"\nrounds = [2026-10-03, 2026-10-04, 2026-11-07]\n\n",
+    );
+    for i in 1..=7 {
+        league += &format!("[[club]]\nname = \"C{i}\"\nvenue = \"Hall\"\nnights = [\"Sat\"]\n\n[[team]]\nname = \"T{i}\"\nclub = \"C{i}\"\ndivision = \"Division 3\"\n\n");
+    }
+    d.write("swiss.toml", &league);
+    let mut season = String::new();
+    let mut results = String::from("round,home,away,home_points,away_points\n");
+    for round in 1..=3 {
+        d.write("results.csv", &results);
+        let r = round.to_string();
+        let mut args = vec!["pair", "swiss.toml", "--round", r.as_str()];
+        if round > 1 {
+            args.extend(["--results", "results.csv"]);
+        }
+        let o = d.run(&args);
+        assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+        let out = text(&o.stdout);
+        assert_eq!(
+            out.lines().count(),
+            1 + 3,
+            "seven teams: three pairs and a bye\n{out}"
+        );
+        let bye = text(&o.stderr);
+        let bye_team = bye
+            .split(" has the bye")
+            .next()
+            .unwrap()
+            .rsplit(' ')
+            .next()
+            .unwrap()
+            .to_string();
+        if season.is_empty() {
+            season = out.lines().next().unwrap().to_string() + "\n";
+        }
+        for line in out.lines().skip(1) {
+            season += line;
+            season += "\n";
+            let f: Vec<&str> = line.split(',').collect();
+            results += &format!("{round},{},{},3,1\n", f[2], f[3]);
+        }
+        results += &format!("{round},{bye_team},,,\n");
+    }
+    d.write("season.csv", &season);
+    let c = d.run(&["check", "swiss.toml", "season.csv"]);
+    assert_eq!(code(&c), 0, "{}\n{season}", text(&c.stdout));
 }

@@ -334,7 +334,7 @@ impl Checker<'_> {
                     }
                     let left_out = lg.excluded.iter().any(|e| match div.format {
                         Format::Double => e.home == x && e.away == y,
-                        Format::Single => {
+                        Format::Single | Format::Paired => {
                             (e.home == x && e.away == y) || (e.home == y && e.away == x)
                         }
                     });
@@ -348,7 +348,7 @@ impl Checker<'_> {
                         Format::Single if x < y => {
                             expected.insert((x, y), false);
                         }
-                        Format::Single => {}
+                        Format::Single | Format::Paired => {}
                     }
                 }
             }
@@ -365,8 +365,46 @@ impl Checker<'_> {
         for r in rows {
             seen.entry(key(r)).or_default().push(r);
         }
+        // A pools division: any pair of its teams, once; every team in each of its rounds.
+        let pools = |k: &(TeamId, TeamId)| {
+            let (x, y) = (&lg.teams[k.0], &lg.teams[k.1]);
+            x.division == y.division && lg.divisions[x.division].format == Format::Paired
+        };
+        for (d, div) in lg.divisions.iter().enumerate() {
+            if div.format != Format::Paired {
+                continue;
+            }
+            let dates: BTreeSet<NaiveDate> = rows
+                .iter()
+                .filter(|r| lg.teams[r.home].division == d)
+                .map(|r| r.date)
+                .collect();
+            // With an odd number of teams one of them has a bye each round.
+            let byes = div.teams.len() % 2;
+            for date in dates {
+                let absent: Vec<TeamId> = div
+                    .teams
+                    .iter()
+                    .copied()
+                    .filter(|&t| {
+                        !rows
+                            .iter()
+                            .any(|r| r.date == date && (r.home == t || r.away == t))
+                    })
+                    .collect();
+                for &t in absent.iter().skip(byes) {
+                    self.out.push(Violation {
+                        rule: "5 rounds",
+                        fixture: self.name(t).to_string(),
+                        date: Some(date),
+                        detail: format!("has no match in this round of {}", div.name),
+                    });
+                }
+            }
+        }
         for (k, list) in &seen {
-            if !expected.contains_key(k) {
+            let allowed = expected.contains_key(k) || (pools(k) && k.0 != k.1);
+            if !allowed {
                 for r in list {
                     let detail = if r.home == r.away {
                         "a team cannot play itself".to_string()

@@ -458,12 +458,13 @@ impl<'a> Cx<'a> {
                     // GTCL rule 5.1: a double round robin for seven teams or fewer.
                     "auto" if size <= double_up_to => Format::Double,
                     "auto" => Format::Single,
+                    "pools" | "swiss" => Format::Paired,
                     other => {
                         self.err(
                             f.span().start,
                             "format",
                             Problem::BadValue(format!(
-                                "format \"{other}\" is not known; use \"single\", \"double\" or \"auto\""
+                                "format \"{other}\" is not known; use \"single\", \"double\", \"auto\", \"pools\" or \"swiss\""
                             )),
                         );
                         Format::Single
@@ -892,7 +893,7 @@ impl<'a> Cx<'a> {
             self.err(raw.home.span().start, "home", problem);
             return;
         }
-        let single = league.divisions[league.teams[home].division].format == Format::Single;
+        let single = league.divisions[league.teams[home].division].format != Format::Double;
         if let Some(prev) = league.fixed.iter().find(|f| {
             (f.home == home && f.away == away) || (single && f.home == away && f.away == home)
         }) {

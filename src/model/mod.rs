@@ -173,6 +173,11 @@ pub enum Format {
     Single,
     /// Every ordered pair meets once.
     Double,
+    /// Paired round by round (extension: `format = "pools"` for 4NCL pools, `"swiss"`): the
+    /// pairings come from `fixtures pools` and `split`, or `pair`, not from the solver; a list is
+    /// valid when every team plays once in each round it has (one bye a round when the number of
+    /// teams is odd), no pair meets twice, and every other rule holds.
+    Paired,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -294,7 +299,7 @@ impl League {
                 let n = d.teams.len();
                 let pairs = n * n.saturating_sub(1) / 2;
                 match d.format {
-                    Format::Single => pairs,
+                    Format::Single | Format::Paired => pairs,
                     Format::Double => 2 * pairs,
                 }
             })
@@ -333,6 +338,7 @@ impl League {
                                 }
                             }
                         }
+                        Format::Paired => {}
                     }
                 }
             }

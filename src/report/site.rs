@@ -252,7 +252,7 @@ impl Site<'_> {
                 .collect()
         };
         let body = html! {
-            p { (match div.format { Format::Single => "Single round robin", Format::Double => "Double round robin" }) ", " (div.teams.len()) " teams, " (rows.len()) " fixtures." }
+            p { (match div.format { Format::Single => "Single round robin", Format::Double => "Double round robin", Format::Paired => "Paired round by round" }) ", " (div.teams.len()) " teams, " (rows.len()) " fixtures." }
             h2 { "Grid" }
             p { "Rows: home team; columns: away team." }
             table.grid {
@@ -357,8 +357,8 @@ impl Site<'_> {
         let (h, a) = (slug(self.team(r.home)), slug(self.team(r.away)));
         let pair = match lg.divisions[d].format {
             Format::Double => format!("{h}-v-{a}"),
-            Format::Single if h <= a => format!("{h}-{a}"),
-            Format::Single => format!("{a}-{h}"),
+            Format::Single | Format::Paired if h <= a => format!("{h}-{a}"),
+            Format::Single | Format::Paired => format!("{a}-{h}"),
         };
         format!(
             "{}.{}.{pair}@fixtures",
