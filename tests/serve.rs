@@ -287,3 +287,33 @@ fn json_jobs_reschedule_and_alternatives() {
     assert_eq!(code, 400);
     assert!(body["error"].as_str().unwrap().contains("Nobody"));
 }
+
+#[test]
+fn cancelling_a_running_job_frees_its_worker() {
+    let data = tempfile::tempdir().unwrap();
+    let s = Server::start(data.path(), &["--workers", "1"]);
+    let (_, job, _) = s.submit(MID_DOWNS, 120);
+    let long = job["id"].as_str().unwrap().to_string();
+    let end = Instant::now() + Duration::from_secs(20);
+    while !s
+        .get(&format!("/api/jobs/{long}"))
+        .1
+        .contains("\"running\"")
+        && Instant::now() < end
+    {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let r = ureq::delete(&format!("{}/api/jobs/{long}", s.base))
+        .call()
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let v: serde_json::Value = serde_json::from_str(&r.into_string().unwrap()).unwrap();
+    assert_eq!(v["state"], "cancelled");
+    // The one worker is free again: a new job is done while the cancelled one would still
+    // have had most of its two minutes to run (`wait` gives up after one).
+    let (_, job, _) = s.submit(MID_DOWNS, 2);
+    let next = job["id"].as_str().unwrap().to_string();
+    let done = s.wait(&next, Duration::from_secs(60));
+    assert_eq!(done["state"], "done", "{done}");
+    assert!(s.get(&format!("/api/jobs/{long}")).1.contains("cancelled"));
+}

@@ -90,6 +90,8 @@ struct Job {
     status: Status,
     started: Option<Instant>,
     cancel: bool,
+    /// Tells a running solve to stop.
+    stop: Arc<std::sync::atomic::AtomicBool>,
 }
 
 struct App {
@@ -201,6 +203,7 @@ fn recover(data: &Path) -> std::io::Result<HashMap<String, Job>> {
                 status,
                 started: None,
                 cancel: false,
+                stop: Arc::default(),
             },
         );
     }
@@ -323,6 +326,7 @@ async fn submit(
                 status: status.clone(),
                 started: None,
                 cancel: false,
+                stop: Arc::default(),
             },
         );
     }
@@ -379,8 +383,9 @@ async fn cancel(State(app): State<Shared>, UrlPath(id): UrlPath<String>) -> Resp
     };
     match job.status.state.as_str() {
         "queued" | "running" => {
-            // A running solve finishes its time slice; its result is then discarded.
+            // A running solve stops at its next check; its result is discarded.
             job.cancel = true;
+            job.stop.store(true, Ordering::Relaxed);
             job.status.state = "cancelled".into();
             save(&app, &job.status);
             Json(job.status.clone()).into_response()
@@ -504,15 +509,15 @@ fn worker(app: Shared, rx: Arc<Mutex<Receiver<String>>>) {
             Ok(Ok(id)) => id,
             _ => return,
         };
-        let (time_limit, skip) = match app.jobs.lock() {
+        let (time_limit, stop, skip) = match app.jobs.lock() {
             Ok(mut jobs) => match jobs.get_mut(&id) {
                 Some(job) if !job.cancel => {
                     job.status.state = "running".into();
                     job.started = Some(Instant::now());
                     save(&app, &job.status);
-                    (job.status.time_limit, false)
+                    (job.status.time_limit, job.stop.clone(), false)
                 }
-                _ => (0.0, true),
+                _ => (0.0, Arc::default(), true),
             },
             Err(_) => return,
         };
@@ -520,7 +525,7 @@ fn worker(app: Shared, rx: Arc<Mutex<Receiver<String>>>) {
             continue;
         }
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            run_job(&app, &id, time_limit)
+            run_job(&app, &id, time_limit, stop)
         }));
         let update = |f: &dyn Fn(&mut Status)| {
             if let Ok(mut jobs) = app.jobs.lock() {
@@ -574,7 +579,12 @@ struct Done {
     drafts: Option<usize>,
 }
 
-fn run_job(app: &Shared, id: &str, time_limit: f64) -> Result<Done, String> {
+fn run_job(
+    app: &Shared,
+    id: &str,
+    time_limit: f64,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+) -> Result<Done, String> {
     let dir = job_dir(app, id);
     let league = model::read_league(&dir.join("league.toml")).map_err(|e| e.to_string())?;
     let spec: JobSpec = std::fs::read_to_string(dir.join("job.json"))
@@ -599,6 +609,7 @@ fn run_job(app: &Shared, id: &str, time_limit: f64) -> Result<Done, String> {
             }
         }))),
         seed: spec.seed.unwrap_or(0),
+        cancel: Some(stop),
         ..solve::Options::default()
     };
     // A rerun solves a changed league; alternatives solve several drafts.

@@ -69,7 +69,7 @@ pub(crate) fn improve(
     if sa_deadline - elapsed() > 0.2 {
         let mut sa = Anneal::new(league, cand, weights, &cur).differing(opts);
         let before = sa.objective();
-        let (tried, taken) = sa.run(seed, started, sa_deadline);
+        let (tried, taken) = sa.run(seed, started, sa_deadline, &|| opts.cancelled());
         if sa.valid() {
             opts.tell(sa.objective(), f64::NEG_INFINITY, elapsed());
             if opts.progress {
@@ -93,14 +93,14 @@ pub(crate) fn improve(
     let mut width = 1;
     let mut iteration = 0u64;
     let mut moved_total = 0usize;
-    while deadline - elapsed() > 0.5 && !hoods.is_empty() {
+    while deadline - elapsed() > 0.5 && !hoods.is_empty() && !opts.cancelled() {
         let mut order: Vec<usize> = (0..hoods.len()).collect();
         for i in (1..order.len()).rev() {
             order.swap(i, next() % (i + 1));
         }
         let mut moved_in_round = 0usize;
         for k in 0..order.len() {
-            if deadline - elapsed() <= 0.5 {
+            if deadline - elapsed() <= 0.5 || opts.cancelled() {
                 break;
             }
             let mut free = vec![false; cand.fixtures.len()];
@@ -210,7 +210,12 @@ pub(crate) fn improve(
     // HiGHS checks its clock only between phases, and presolving a large model takes a while:
     // keep a margin so the whole solve ends within its limit.
     let margin = FINAL_MARGIN + quick.columns as f64 / 40_000.0;
-    let left = opts.time_limit - elapsed() - margin;
+    // Cancelled: no final run, the schedule as it stands.
+    let left = if opts.cancelled() {
+        0.1
+    } else {
+        opts.time_limit - elapsed() - margin
+    };
     let full = run_once(league, cand, opts, started, &full_spec(left, Some(&start)))?;
     opts.tell(full.objective.min(cur_obj), full.bound, elapsed());
     if opts.progress {

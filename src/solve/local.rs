@@ -582,7 +582,13 @@ impl<'a> Anneal<'a> {
 
     /// Anneals until `deadline` (seconds since `started`); keeps the best schedule found.
     /// Returns (moves tried, moves taken).
-    pub(crate) fn run(&mut self, seed: u64, started: Instant, deadline: f64) -> (u64, u64) {
+    pub(crate) fn run(
+        &mut self,
+        seed: u64,
+        started: Instant,
+        deadline: f64,
+        stop: &dyn Fn() -> bool,
+    ) -> (u64, u64) {
         let mut rng = Rng::new(seed);
         let movable: Vec<usize> = (0..self.cur.len())
             .filter(|&f| self.slots_of[f].len() > 1)
@@ -600,7 +606,7 @@ impl<'a> Anneal<'a> {
         loop {
             if tried % 1024 == 0 {
                 let now = started.elapsed().as_secs_f64();
-                if now >= deadline {
+                if now >= deadline || stop() {
                     break;
                 }
                 temp = t0 * (t1 / t0).powf((now - begin) / span);
@@ -664,7 +670,7 @@ mod tests {
         }
         let full = league.weights;
         let mut sa = Anneal::new(&league, &cand, &full, &cur);
-        sa.run(3, Instant::now(), 0.5);
+        sa.run(3, Instant::now(), 0.5, &|| false);
         assert!(sa.valid());
         let (pinned, _) = cand.restricted(&vec![false; cand.fixtures.len()], &sa.cur);
         let z = Weights {

@@ -77,6 +77,9 @@ pub struct Options {
     pub progress: bool,
     /// Told of each improvement (incumbent, best bound so far, seconds), e.g. by the service.
     pub on_progress: Option<ProgressSink>,
+    /// Set to stop early (the service's cancel): the search ends at its next check, within a
+    /// second or so, keeping the best schedule found.
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// Earlier drafts, each as the date of every fixture (in the order of
     /// `League::fixtures`): the schedule puts at most `max_same` of its fixtures on the same
     /// date as each of them.
@@ -102,6 +105,13 @@ impl std::fmt::Debug for ProgressSink {
 }
 
 impl Options {
+    /// Whether `cancel` is set.
+    pub(crate) fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
     /// Passes an improvement to `on_progress`, if any.
     pub(crate) fn tell(&self, incumbent: f64, bound: f64, seconds: f64) {
         if let Some(sink) = &self.on_progress {
@@ -144,6 +154,7 @@ impl Default for Options {
             weights: None,
             progress: false,
             on_progress: None,
+            cancel: None,
             differ_from: Vec::new(),
             max_same: 0.7,
             preferred: Vec::new(),
@@ -608,6 +619,9 @@ pub fn alternatives(league: &League, opts: &Options, k: usize) -> Result<Vec<Sol
     let mut out: Vec<Solved> = Vec::new();
     let mut earlier: Vec<Vec<NaiveDate>> = Vec::new();
     for i in 0..k {
+        if opts.cancelled() {
+            break;
+        }
         let o = Options {
             time_limit: opts.time_limit / k as f64,
             seed: opts.seed.wrapping_add(1000 * i as u64),
