@@ -79,6 +79,9 @@ pub fn compare(league: &League, lists: &[(String, FixtureList)]) -> Comparison {
                 .iter()
                 .max_by_key(|t| (2 * t.home).abs_diff(t.matches));
             match worst {
+                Some(t) if (2 * t.home).abs_diff(t.matches) <= 1 => {
+                    json!("every team within one of even")
+                }
                 Some(t) => json!(format!(
                     "{} home, {} away ({})",
                     t.home,
