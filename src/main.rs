@@ -378,6 +378,21 @@ fn load(path: &Path) -> Result<model::League, ExitCode> {
     })
 }
 
+/// A league file and a fixture list read against it; else the exit status, the error printed.
+fn load_with_list(
+    league_path: &Path,
+    fixtures_path: &Path,
+) -> Result<(model::League, check::FixtureList), ExitCode> {
+    let league = load(league_path)?;
+    match check::read_fixtures(&league, fixtures_path) {
+        Ok(list) => Ok((league, list)),
+        Err(e) => {
+            eprintln!("error: {e}");
+            Err(ExitCode::from(EXIT_INVALID_INPUT))
+        }
+    }
+}
+
 fn same_file(a: &Path, b: &Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(x), Ok(y)) => x == y,
@@ -1133,16 +1148,9 @@ fn run_compare(league_path: &Path, files: &[PathBuf], format: CompareFormat) -> 
 }
 
 fn run_report(league_path: &Path, fixtures_path: &Path, dir: &Path) -> ExitCode {
-    let league = match load(league_path) {
-        Ok(l) => l,
+    let (league, list) = match load_with_list(league_path, fixtures_path) {
+        Ok(v) => v,
         Err(code) => return code,
-    };
-    let list = match check::read_fixtures(&league, fixtures_path) {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(EXIT_INVALID_INPUT);
-        }
     };
     if dir.is_file() {
         eprintln!("error: {} is a file; -o names a folder", dir.display());
@@ -1175,16 +1183,9 @@ fn fmt_opt(v: Option<f64>) -> String {
 }
 
 fn run_check(league_path: &Path, fixtures_path: &Path, bound: Option<f64>) -> ExitCode {
-    let league = match load(league_path) {
-        Ok(l) => l,
+    let (league, list) = match load_with_list(league_path, fixtures_path) {
+        Ok(v) => v,
         Err(code) => return code,
-    };
-    let list = match check::read_fixtures(&league, fixtures_path) {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(EXIT_INVALID_INPUT);
-        }
     };
     let report = check::check(&league, &list);
     for v in &report.violations {

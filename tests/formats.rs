@@ -31,13 +31,7 @@ fn a_compact_ten_team_round_robin_has_exactly_eight_breaks_proven() {
         threads: 1,
         weights: Some(Weights {
             breaks: 1.0,
-            avoid: 0.0,
-            long_rest: 0.0,
-            short_rest: 0.0,
-            spread: 0.0,
-            spread_max: 0.0,
-            winter: 0.0,
-            ..Weights::default()
+            ..Weights::none()
         }),
         ..Options::default()
     };

@@ -12,13 +12,7 @@ fn breaks_only() -> Options {
         threads: 1,
         weights: Some(Weights {
             breaks: 1.0,
-            avoid: 0.0,
-            long_rest: 0.0,
-            short_rest: 0.0,
-            spread: 0.0,
-            spread_max: 0.0,
-            winter: 0.0,
-            ..Weights::default()
+            ..Weights::none()
         }),
         ..Options::default()
     }
@@ -166,16 +160,7 @@ fn checker_and_solver_agree_on_every_term() {
         "sussex-2026-7.toml",
     )
     .unwrap();
-    let zero = Weights {
-        breaks: 0.0,
-        avoid: 0.0,
-        long_rest: 0.0,
-        short_rest: 0.0,
-        spread: 0.0,
-        spread_max: 0.0,
-        winter: 0.0,
-        ..Weights::default()
-    };
+    let zero = Weights::none();
     for w in [
         Weights {
             long_rest: 1.0,

@@ -1,5 +1,7 @@
 //! The service, run as the real binary on a random loopback port with a temporary data folder.
 
+mod common;
+
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -200,35 +202,11 @@ fn a_restart_keeps_finished_results_and_fails_interrupted_jobs() {
 /// The web page renders in headless Chromium (where installed); the screenshot is kept.
 #[test]
 fn the_page_renders_in_headless_chromium() {
-    let Some(chromium) = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
-        .into_iter()
-        .find(|p| std::path::Path::new(p).exists())
-    else {
-        eprintln!("no Chromium on this machine: the rendering test is skipped");
-        return;
-    };
     let data = tempfile::tempdir().unwrap();
     let s = Server::start(data.path(), &["--workers", "1"]);
-    let shot = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-page.png");
-    let _ = std::fs::remove_file(&shot);
-    let out = Command::new(chromium)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--window-size=1280,900",
-            &format!("--screenshot={}", shot.display()),
-            &format!("{}/", s.base),
-        ])
-        .output()
-        .unwrap();
-    let png = std::fs::read(&shot)
-        .unwrap_or_else(|_| panic!("no screenshot: {}", String::from_utf8_lossy(&out.stderr)));
-    assert!(
-        png.starts_with(b"\x89PNG") && png.len() > 5_000,
-        "{} bytes",
-        png.len()
-    );
+    if let Some(png) = common::screenshot(&format!("{}/", s.base), "serve-page.png") {
+        assert!(png.len() > 5_000, "{} bytes", png.len());
+    }
 }
 
 #[test]

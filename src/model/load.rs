@@ -71,42 +71,12 @@ pub fn parse_league(text: &str, file: &str) -> Result<League, InputErrors> {
     if cx.errors.is_empty() {
         if let Some(league) = league {
             // Enormous leagues are refused here, before any model takes the memory for them.
-            let fixtures = league.fixture_count();
-            if league.teams.len() > MAX_TEAMS {
-                let line = raw
-                    .team
-                    .get(MAX_TEAMS)
-                    .map_or(0, |t| cx.line(t.span().start));
+            if let Some((offset, key, why)) = too_big(&raw, &league) {
                 cx.errors.push(InputError {
                     file: file.to_string(),
-                    line,
-                    key: "team".into(),
-                    problem: Problem::BadValue(format!(
-                        "the league has {} teams; leagues of more than {MAX_TEAMS} teams are refused (this is team {})",
-                        league.teams.len(),
-                        MAX_TEAMS + 1
-                    )),
-                });
-                return Err(InputErrors(cx.errors));
-            }
-            if fixtures > MAX_FIXTURES {
-                let biggest = (0..raw.division.len())
-                    .max_by_key(|&d| league.divisions[d].teams.len())
-                    .unwrap_or(0);
-                let line = raw
-                    .division
-                    .get(biggest)
-                    .map_or(0, |d| cx.line(d.span().start));
-                cx.errors.push(InputError {
-                    file: file.to_string(),
-                    line,
-                    key: "division".into(),
-                    problem: Problem::BadValue(format!(
-                        "the league has {fixtures} fixtures ({} teams; the largest division, \"{}\", has {}); leagues of more than {MAX_FIXTURES} fixtures are refused",
-                        league.teams.len(),
-                        league.divisions.get(biggest).map_or("", |d| d.name.as_str()),
-                        league.divisions.get(biggest).map_or(0, |d| d.teams.len()),
-                    )),
+                    line: cx.line(offset),
+                    key: key.into(),
+                    problem: Problem::BadValue(why),
                 });
                 return Err(InputErrors(cx.errors));
             }
@@ -117,6 +87,36 @@ pub fn parse_league(text: &str, file: &str) -> Result<League, InputErrors> {
     cx.errors.sort_by_key(|e| e.line);
     cx.errors.dedup();
     Err(InputErrors(cx.errors))
+}
+
+/// Whether the league is larger than we schedule: where (an offset), the key and why.
+fn too_big(raw: &RawLeague, league: &League) -> Option<(usize, &'static str, String)> {
+    if league.teams.len() > MAX_TEAMS {
+        let at = raw.team.get(MAX_TEAMS).map_or(0, |t| t.span().start);
+        let why = format!(
+            "the league has {} teams; leagues of more than {MAX_TEAMS} teams are refused (this is team {})",
+            league.teams.len(),
+            MAX_TEAMS + 1
+        );
+        return Some((at, "team", why));
+    }
+    let fixtures = league.fixture_count();
+    if fixtures > MAX_FIXTURES {
+        let biggest = (0..league.divisions.len())
+            .max_by_key(|&d| league.divisions[d].teams.len())
+            .unwrap_or(0);
+        let at = raw.division.get(biggest).map_or(0, |d| d.span().start);
+        let (name, size) = league
+            .divisions
+            .get(biggest)
+            .map_or(("", 0), |d| (d.name.as_str(), d.teams.len()));
+        let why = format!(
+            "the league has {fixtures} fixtures ({} teams; the largest division, \"{name}\", has {size}); leagues of more than {MAX_FIXTURES} fixtures are refused",
+            league.teams.len()
+        );
+        return Some((at, "division", why));
+    }
+    None
 }
 
 struct Cx<'a> {

@@ -103,7 +103,17 @@ impl Weights {
     /// Only what the spec asks of every league: avoid dates honoured where possible.
     pub fn avoid_only() -> Self {
         Weights {
+            avoid: Weights::default().avoid,
+            ..Weights::none()
+        }
+    }
+
+    /// Every weight 0 (the targets, such as `long_rest_days`, at their defaults): a base for
+    /// weighing one goal alone, e.g. `Weights { breaks: 1.0, ..Weights::none() }`.
+    pub fn none() -> Self {
+        Weights {
             breaks: 0.0,
+            avoid: 0.0,
             long_rest: 0.0,
             short_rest: 0.0,
             spread: 0.0,

@@ -210,6 +210,16 @@ fn recover(data: &Path) -> std::io::Result<HashMap<String, Job>> {
     Ok(jobs)
 }
 
+/// 400 with the messages the CLI gives for a bad league file (file, line, key).
+fn invalid_league(e: &model::InputErrors) -> Response {
+    let messages: Vec<String> = e.0.iter().map(|x| format!("error: {x}")).collect();
+    (
+        StatusCode::BAD_REQUEST,
+        Json(serde_json::json!({ "error": "invalid league file", "messages": messages })),
+    )
+        .into_response()
+}
+
 fn error(code: StatusCode, message: &str) -> Response {
     (code, Json(serde_json::json!({ "error": message }))).into_response()
 }
@@ -257,14 +267,7 @@ async fn submit(
     }
     let league = match model::parse_league(text, "league.toml") {
         Ok(l) => l,
-        Err(e) => {
-            let messages: Vec<String> = e.0.iter().map(|x| format!("error: {x}")).collect();
-            return (
-                StatusCode::BAD_REQUEST,
-                Json(serde_json::json!({ "error": "invalid league file", "messages": messages })),
-            )
-                .into_response();
-        }
+        Err(e) => return invalid_league(&e),
     };
     if let Some(from) = &spec.from {
         if model::parse_iso_date(from).is_none() {
@@ -474,14 +477,7 @@ struct CheckRequest {
 async fn check_list(Json(req): Json<CheckRequest>) -> Response {
     let league = match model::parse_league(&req.league, "league.toml") {
         Ok(l) => l,
-        Err(e) => {
-            let messages: Vec<String> = e.0.iter().map(|x| format!("error: {x}")).collect();
-            return (
-                StatusCode::BAD_REQUEST,
-                Json(serde_json::json!({ "error": "invalid league file", "messages": messages })),
-            )
-                .into_response();
-        }
+        Err(e) => return invalid_league(&e),
     };
     let list = match check::parse_fixtures(&league, req.fixtures.as_bytes(), "fixtures.csv") {
         Ok(l) => l,

@@ -674,14 +674,9 @@ mod tests {
         assert!(sa.valid());
         let (pinned, _) = cand.restricted(&vec![false; cand.fixtures.len()], &sa.cur);
         let z = Weights {
-            breaks: 0.0,
-            avoid: 0.0,
-            long_rest: 0.0,
-            short_rest: 0.0,
-            spread: 0.0,
-            spread_max: 0.0,
-            winter: 0.0,
-            ..full
+            long_rest_days: full.long_rest_days,
+            short_rest_days: full.short_rest_days,
+            ..Weights::none()
         };
         for w in [
             Weights { breaks: 1.0, ..z },

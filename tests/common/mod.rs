@@ -161,3 +161,32 @@ pub fn csv_of(rows: &[(&str, &str, &str, &str, &str)]) -> String {
     }
     s
 }
+
+/// A screenshot of `url` by headless Chromium, kept as `target/tmp/<name>`; `None` (after
+/// saying so) where the machine has no Chromium (`scripts/screenshot-report` installs it).
+pub fn screenshot(url: &str, name: &str) -> Option<Vec<u8>> {
+    let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists());
+    let Some(chromium) = chromium else {
+        eprintln!("no Chromium on this machine: the rendering test is skipped");
+        return None;
+    };
+    let shot = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_file(&shot);
+    let out = std::process::Command::new(chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--window-size=1280,900",
+            &format!("--screenshot={}", shot.display()),
+            url,
+        ])
+        .output()
+        .unwrap();
+    let png = std::fs::read(&shot)
+        .unwrap_or_else(|_| panic!("no screenshot: {}", String::from_utf8_lossy(&out.stderr)));
+    assert!(png.starts_with(b"\x89PNG"), "not a PNG");
+    Some(png)
+}
