@@ -14,6 +14,20 @@ fn why(league: &fixtures::model::League) -> String {
     }
 }
 
+/// Four teams of one club share a hall that holds one match a Monday, from 2027-01-04 to `end`.
+fn tiny_hall(end: &str) -> fixtures::model::League {
+    Lg::new("2027-01-04", end)
+        .rule("min_days_between = 1")
+        .venue("Tiny Hall", "capacity = 1")
+        .division("D", "single")
+        .raw("[[club]]\nname = \"K\"\nvenue = \"Tiny Hall\"\nnights = [\"Mon\"]\n")
+        .team("K1", "K", "D", "")
+        .team("K2", "K", "D", "")
+        .team("K3", "K", "D", "")
+        .team("K4", "K", "D", "")
+        .league()
+}
+
 /// Three teams, Mondays only, each at its own hall.
 fn three_on_mondays(start: &str, end: &str) -> Lg {
     Lg::new(start, end)
@@ -70,16 +84,7 @@ fn precheck_a_team_unavailable_too_often() {
 #[test]
 fn precheck_a_venue_too_small() {
     // Four teams share one hall that holds one match a Monday; three Mondays.
-    let league = Lg::new("2027-01-04", "2027-01-24")
-        .rule("min_days_between = 1")
-        .venue("Tiny Hall", "capacity = 1")
-        .division("D", "single")
-        .raw("[[club]]\nname = \"K\"\nvenue = \"Tiny Hall\"\nnights = [\"Mon\"]\n")
-        .team("K1", "K", "D", "")
-        .team("K2", "K", "D", "")
-        .team("K3", "K", "D", "")
-        .team("K4", "K", "D", "")
-        .league();
+    let league = tiny_hall("2027-01-24");
     let text = why(&league);
     assert!(
         text.contains("Tiny Hall must host at least 4 home matches"),
@@ -188,16 +193,7 @@ fn elastic_names_the_unavailable_team_and_date() {
 fn elastic_names_the_venue_that_is_too_small() {
     // Four teams share a hall of capacity 1 on Mondays; five Mondays for six fixtures. The
     // venue pre-check (4 home matches needed) passes; the venue is the single cause.
-    let league = Lg::new("2027-01-04", "2027-02-07")
-        .rule("min_days_between = 1")
-        .venue("Tiny Hall", "capacity = 1")
-        .division("D", "single")
-        .raw("[[club]]\nname = \"K\"\nvenue = \"Tiny Hall\"\nnights = [\"Mon\"]\n")
-        .team("K1", "K", "D", "")
-        .team("K2", "K", "D", "")
-        .team("K3", "K", "D", "")
-        .team("K4", "K", "D", "")
-        .league();
+    let league = tiny_hall("2027-02-07");
     let solved = solve::solve(&league, &opts()).unwrap();
     assert!(
         matches!(solved.outcome, Outcome::Infeasible(_)),

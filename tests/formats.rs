@@ -4,8 +4,8 @@
 mod common;
 use common::*;
 use fixtures::formats::{berger, cup};
-use fixtures::model::{Format, Weights};
-use fixtures::solve::{self, Options, Outcome};
+use fixtures::model::Format;
+use fixtures::solve::{self, Outcome};
 
 /// Ten teams, nine Saturdays, all at one central venue: a compact single round robin.
 fn compact_ten() -> String {
@@ -26,16 +26,7 @@ fn compact_ten() -> String {
 #[test]
 fn a_compact_ten_team_round_robin_has_exactly_eight_breaks_proven() {
     let league = league(&compact_ten());
-    let opts = Options {
-        time_limit: 60.0,
-        threads: 1,
-        weights: Some(Weights {
-            breaks: 1.0,
-            ..Weights::none()
-        }),
-        ..Options::default()
-    };
-    let solved = solve::solve(&league, &opts).unwrap();
+    let solved = solve::solve(&league, &breaks_only()).unwrap();
     assert_eq!(solved.outcome, Outcome::Optimal, "{:?}", solved.outcome);
     let csv = fixtures::report::csv_string(&league, solved.schedule.as_ref().unwrap());
     let r = check_csv(&league, &csv);

@@ -5,19 +5,6 @@ use common::*;
 use fixtures::model::Weights;
 use fixtures::solve::{self, Options, Outcome};
 
-/// Every weight 0 but breaks: the objective is the break count.
-fn breaks_only() -> Options {
-    Options {
-        time_limit: 60.0,
-        threads: 1,
-        weights: Some(Weights {
-            breaks: 1.0,
-            ..Weights::none()
-        }),
-        ..Options::default()
-    }
-}
-
 #[test]
 fn break_objective_equals_checked_breaks() {
     // Five teams, single round robin, every night possible: breaks are the only cost.

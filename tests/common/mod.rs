@@ -190,3 +190,16 @@ pub fn screenshot(url: &str, name: &str) -> Option<Vec<u8>> {
     assert!(png.starts_with(b"\x89PNG"), "not a PNG");
     Some(png)
 }
+
+/// Every weight 0 but breaks (the objective is the break count), one thread, 60 s.
+pub fn breaks_only() -> Options {
+    Options {
+        time_limit: 60.0,
+        threads: 1,
+        weights: Some(fixtures::model::Weights {
+            breaks: 1.0,
+            ..fixtures::model::Weights::none()
+        }),
+        ..Options::default()
+    }
+}
