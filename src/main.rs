@@ -941,18 +941,13 @@ fn write_or_print(output: Option<&Path>, text: &str) -> ExitCode {
     }
 }
 
-fn run_pools(path: &Path, division: Option<&str>, output: Option<&Path>) -> ExitCode {
-    let league = match load(path) {
-        Ok(l) => l,
-        Err(code) => return code,
-    };
-    let Some(div) = division_named(&league, division) else {
-        return ExitCode::from(EXIT_INVALID_INPUT);
-    };
+/// Whether a division can be split into two 4NCL pools with enough round dates; else the
+/// message printed and the exit status.
+fn ncl_division(league: &model::League, div: usize) -> Result<(), ExitCode> {
     let n = league.divisions[div].teams.len();
-    if n < 4 || n % 4 != 0 {
+    if n < 4 || !n.is_multiple_of(4) {
         eprintln!("error: two pools need a division of 8, 12, 16 ... teams; it has {n}");
-        return ExitCode::from(EXIT_INVALID_INPUT);
+        return Err(ExitCode::from(EXIT_INVALID_INPUT));
     }
     // Preliminary rounds: a round robin of a pool of n / 2; final rounds: n / 4.
     let needed = n / 2 - 1 + n / 4;
@@ -964,7 +959,21 @@ fn run_pools(path: &Path, division: Option<&str>, output: Option<&Path>) -> Exit
             n / 2 - 1,
             n / 4
         );
+        return Err(ExitCode::from(EXIT_INVALID_INPUT));
+    }
+    Ok(())
+}
+
+fn run_pools(path: &Path, division: Option<&str>, output: Option<&Path>) -> ExitCode {
+    let league = match load(path) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let Some(div) = division_named(&league, division) else {
         return ExitCode::from(EXIT_INVALID_INPUT);
+    };
+    if let Err(code) = ncl_division(&league, div) {
+        return code;
     }
     let (a, b) = ncl_pools(&league, div);
     let names = |p: &[usize]| {
@@ -1004,6 +1013,9 @@ fn run_split(
     let Some(div) = division_named(&league, division) else {
         return ExitCode::from(EXIT_INVALID_INPUT);
     };
+    if let Err(code) = ncl_division(&league, div) {
+        return code;
+    }
     let (a, b) = ncl_pools(&league, div);
     let prelim = (a.len() - 1) as u32;
     let all: Vec<usize> = (0..league.teams.len()).collect();

@@ -451,6 +451,22 @@ fn four_ncl_pools_then_split() {
         "{}",
         text(&c.stdout)
     );
+    // Regression: split once went on without the checks pools makes (a division whose size is
+    // no multiple of four could panic); now both refuse it alike.
+    d.write("gtcl.toml", include_str!("../instances/gtcl-2009-10.toml"));
+    for cmd in ["pools", "split"] {
+        let mut args = vec![cmd, "gtcl.toml", "--division", "Premier League"];
+        if cmd == "split" {
+            args.extend(["--results", "results.csv"]);
+        }
+        let o = d.run(&args);
+        assert_eq!(code(&o), 1, "{cmd}: {}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains("two pools need a division"),
+            "{}",
+            text(&o.stderr)
+        );
+    }
 }
 
 #[test]

@@ -215,6 +215,16 @@ fn an_odd_swiss_field_gives_one_bye_to_the_lowest_without_one() {
     assert_eq!(p.bye, Some(1));
 }
 
+/// How many distinct teams play in round `r` of (round, first, second) matches.
+fn teams_in_round(matches: &[(u32, usize, usize)], r: u32) -> usize {
+    let playing: std::collections::BTreeSet<usize> = matches
+        .iter()
+        .filter(|m| m.0 == r)
+        .flat_map(|m| [m.1, m.2])
+        .collect();
+    playing.len()
+}
+
 #[test]
 fn a_4ncl_division_pools_rounds_split_and_final_rounds() {
     use fixtures::formats::ncl;
@@ -243,16 +253,7 @@ fn a_4ncl_division_pools_rounds_split_and_final_rounds() {
     prelim.extend(ncl::pool_rounds(&b, 1));
     assert_eq!(prelim.len(), 2 * 28);
     for r in 1..=7 {
-        let playing: Vec<usize> = prelim
-            .iter()
-            .filter(|m| m.0 == r)
-            .flat_map(|m| [m.1, m.2])
-            .collect();
-        assert_eq!(
-            playing.iter().collect::<BTreeSet<_>>().len(),
-            16,
-            "round {r}"
-        );
+        assert_eq!(teams_in_round(&prelim, r), 16, "round {r}");
     }
     // Results: the higher-rated team wins 5-3, except every fifth match drawn.
     let played: Vec<Played> = prelim
@@ -302,17 +303,7 @@ fn a_4ncl_division_pools_rounds_split_and_final_rounds() {
         assert_eq!(met.len(), 28, "a full round robin of the final pool");
     }
     for r in 8..=11 {
-        let playing: Vec<usize> = s
-            .rounds
-            .iter()
-            .filter(|m| m.0 == r)
-            .flat_map(|m| [m.1, m.2])
-            .collect();
-        assert_eq!(
-            playing.iter().collect::<BTreeSet<_>>().len(),
-            16,
-            "round {r}"
-        );
+        assert_eq!(teams_in_round(&s.rounds, r), 16, "round {r}");
     }
     // Each team first-named twice in rounds 8-11.
     for &t in teams {
