@@ -3,18 +3,19 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use fixtures::formulate::{build, candidates};
-use fixtures::model::{parse_league, Weights};
+use fixtures::model::{parse_league, Rerun, Weights};
 use std::hint::black_box;
 
 fn model_building(c: &mut Criterion) {
     let text = include_str!("../instances/sussex-2026-7.toml");
     let league = parse_league(text, "sussex-2026-7.toml").expect("the instance parses");
-    let cand = candidates(&league).expect("the instance has candidates");
+    let none = Rerun::default();
+    let cand = candidates(&league, &none);
     c.bench_function("parse sussex", |b| {
         b.iter(|| parse_league(black_box(text), "sussex"))
     });
     c.bench_function("candidates sussex", |b| {
-        b.iter(|| candidates(black_box(&league)))
+        b.iter(|| candidates(black_box(&league), &none))
     });
     c.bench_function("build sussex, rules only", |b| {
         b.iter(|| {

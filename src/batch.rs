@@ -18,10 +18,10 @@
 //! already done (unless forced). One failing scenario never stops the others.
 
 use crate::check;
-use crate::model::{self, parse_iso_date, League};
-use crate::report;
-use crate::reschedule;
-use crate::solve::{self, Options, Outcome};
+use crate::files::write_atomically;
+use crate::model::{self, parse_iso_date};
+use crate::pipeline::{self, Failure, Solution};
+use crate::solve::Options;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -44,14 +44,22 @@ struct ScenarioFile {
 /// One summary row.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
+    /// The scenario's folder name.
     pub scenario: String,
-    /// optimal, feasible, infeasible, timed-out, error, or skipped (done before).
+    /// optimal, optimal-within, feasible, infeasible, timed-out, rejected, error, or skipped
+    /// (done before).
     pub status: String,
+    /// Whether the checker accepted the result (always, for a result written).
     pub valid: Option<bool>,
+    /// Fixtures in the result.
     pub fixtures: Option<usize>,
+    /// A rerun: fixtures moved.
     pub moves: Option<usize>,
+    /// Breaks in the result.
     pub breaks: Option<usize>,
+    /// Seconds the scenario took.
     pub seconds: f64,
+    /// Why it has no result, if it has none.
     pub error: String,
 }
 
@@ -128,7 +136,7 @@ pub fn run(dir: &Path, force: bool, jobs: usize) -> std::io::Result<Vec<Row>> {
     rows.sort_by_key(|r| r.0);
     let rows: Vec<Row> = rows.into_iter().map(|r| r.1).collect();
     let records: Vec<Vec<String>> = rows.iter().map(Row::record).collect();
-    report::write_atomically(&dir.join("summary.csv"), &csv_text(&records))?;
+    write_atomically(&dir.join("summary.csv"), &csv_text(&records))?;
     Ok(rows)
 }
 
@@ -164,7 +172,7 @@ fn one(p: &Path, force: bool) -> Row {
     row.scenario = name;
     row.seconds = started.elapsed().as_secs_f64();
     let _ = std::fs::create_dir_all(p.join("result"));
-    let _ = report::write_atomically(&done, &csv_text(&[row.record()]));
+    let _ = write_atomically(&done, &csv_text(&[row.record()]));
     row
 }
 
@@ -216,88 +224,75 @@ fn scenario(p: &Path) -> Result<Row, String> {
         if let Some(bad) = list.unreadable.first() {
             return Err(format!("current.csv: {bad}"));
         }
-        Some(list.rows)
+        Some(list.to_neutral(&league))
     } else {
         None
     };
     let out_dir = p.join("result");
     std::fs::create_dir_all(&out_dir).map_err(|e| e.to_string())?;
     match (current, from) {
-        (Some(rows), Some(from)) => {
-            let plan = reschedule::plan(&league, &rows, from, &withdraw);
-            let solved =
-                solve::solve(&plan.league, &plan.options(&opts)).map_err(|e| e.to_string())?;
-            let mut row = finish(&plan.league, &solved, &out_dir)?;
-            if let Some(s) = &solved.schedule {
-                let changes = reschedule::diff(&league, &rows, s);
-                row.moves = Some(
-                    changes
-                        .iter()
-                        .filter(|c| c.status == reschedule::Status::Moved)
-                        .count(),
-                );
-                write(
-                    &out_dir.join("fixtures.diff.csv"),
-                    &reschedule::diff_csv(&league, &changes),
-                )?;
-                write(
-                    &out_dir.join("changes.txt"),
-                    &reschedule::club_summary(&league, &changes),
-                )?;
+        (Some(current), Some(from)) => {
+            match pipeline::rerun(&league, &current, from, &withdraw, &opts) {
+                Ok(r) => {
+                    let mut row = finish(&r.solution, &out_dir)?;
+                    row.moves = Some(r.count(crate::reschedule::Status::Moved));
+                    write(&out_dir.join("fixtures.diff.csv"), &r.diff_csv)?;
+                    write(&out_dir.join("changes.txt"), &r.summary)?;
+                    Ok(row)
+                }
+                Err(e) => Ok(failed(&e)),
             }
-            Ok(row)
         }
         (None, Some(_)) => Err("scenario.toml sets `from` but there is no current.csv".into()),
         _ => {
             if !withdraw.is_empty() {
                 return Err("`withdraw` needs current.csv and `from`".into());
             }
-            let solved = solve::solve(&league, &opts).map_err(|e| e.to_string())?;
-            finish(&league, &solved, &out_dir)
+            match pipeline::solve(&league, &opts) {
+                Ok(s) => finish(&s, &out_dir),
+                Err(e) => Ok(failed(&e)),
+            }
         }
     }
 }
 
 fn write(path: &Path, text: &str) -> Result<(), String> {
-    report::write_atomically(path, text)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    write_atomically(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 fn one_line(s: &str) -> String {
     s.lines().collect::<Vec<_>>().join(" | ")
 }
 
-/// Checks and writes a solve's schedule; the summary row without moves.
-fn finish(league: &League, solved: &solve::Solved, out_dir: &Path) -> Result<Row, String> {
-    let status = match &solved.outcome {
-        Outcome::Optimal => "optimal",
-        Outcome::Feasible { .. } => "feasible",
-        Outcome::Infeasible(_) => "infeasible",
-        Outcome::TimedOut => "timed-out",
-    };
-    let mut row = Row {
+/// The summary row of a scenario with no result.
+fn failed(e: &Failure) -> Row {
+    Row {
         scenario: String::new(),
-        status: status.into(),
+        status: e.key().into(),
         valid: None,
         fixtures: None,
         moves: None,
         breaks: None,
-        seconds: solved.seconds,
+        seconds: 0.0,
+        error: one_line(&e.lines().join("\n")),
+    }
+}
+
+/// Writes a checked solution's list; the summary row without moves.
+fn finish(s: &Solution, out_dir: &Path) -> Result<Row, String> {
+    let q = &s.checked.report().quality;
+    let row = Row {
+        scenario: String::new(),
+        status: s.solved.outcome.key().into(),
+        valid: Some(s.checked.report().is_valid()),
+        fixtures: Some(q.fixtures),
+        moves: None,
+        breaks: Some(q.breaks),
+        seconds: s.solved.seconds,
         error: String::new(),
     };
-    let Some(schedule) = &solved.schedule else {
-        if let Outcome::Infeasible(reasons) = &solved.outcome {
-            row.error = reasons.join("; ");
-        }
-        return Ok(row);
-    };
-    let csv = report::csv_string(league, schedule);
-    let list =
-        check::parse_fixtures(league, csv.as_bytes(), "result").map_err(|e| e.to_string())?;
-    let r = check::check(league, &list);
-    row.valid = Some(r.is_valid());
-    row.fixtures = Some(r.quality.fixtures);
-    row.breaks = Some(r.quality.breaks);
-    write(&out_dir.join("fixtures.csv"), &csv)?;
+    let path = out_dir.join("fixtures.csv");
+    pipeline::save(&path, &s.checked)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(row)
 }

@@ -2,15 +2,15 @@
 //! season moves as little as the (possibly edited) league file allows.
 //!
 //! A rerun is an ordinary solve of a changed league: played fixtures (dated before `from`) become
-//! `[[fixed]]`; a withdrawn team's fixtures are excluded, and kept as `scratched` so that they
-//! still count towards their opponents' home/away balance; every other fixture may only be
-//! dated on or after `from`; and leaving a fixture's current slot costs `move_cost` plus
-//! `day_cost` a day (`solve::Options::preferred`), which dwarfs the quality objective. The solve
-//! starts from the current schedule, so a rerun with nothing to change returns it at once.
+//! `[[fixed]]`; a withdrawn team's fixtures are excluded, and kept as scratched (`Rerun`, passed
+//! explicitly to the model and the checker) so that they still count towards their opponents'
+//! home/away balance; every other fixture may only be dated on or after `from`; and leaving a
+//! fixture's current slot costs `move_cost` plus `day_cost` a day (`solve::Steer::preferred`),
+//! which dwarfs the quality objective. The solve starts from the current schedule, so a rerun
+//! with nothing to change returns it at once.
 
-use crate::check::Row;
-use crate::model::{Excluded, Fixed, Format, League, TeamId};
-use crate::solve::{Options, Schedule};
+use crate::model::{Excluded, Fixed, FixtureList, Format, League, Match, Rerun, TeamId};
+use crate::solve::{Options, Steer};
 use chrono::NaiveDate;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -18,8 +18,12 @@ use std::fmt::Write as _;
 /// The league to solve and the options that keep it close to the current schedule.
 #[derive(Debug, Clone)]
 pub struct Plan {
+    /// The changed league: played fixtures fixed, withdrawn teams' fixtures excluded.
     pub league: League,
+    /// Each fixture's current (home, date), in the order of `League::fixtures`.
     pub preferred: Vec<Option<(TeamId, NaiveDate)>>,
+    /// The rerun's state: first movable date, scratched fixtures, history.
+    pub rerun: Rerun,
     /// Fixtures of the current list before `from`, kept as they are.
     pub played: usize,
 }
@@ -33,8 +37,14 @@ fn key(league: &League, home: TeamId, away: TeamId) -> (usize, TeamId, TeamId) {
     }
 }
 
-pub fn plan(league: &League, current: &[Row], from: NaiveDate, withdraw: &[TeamId]) -> Plan {
+/// The rerun of `current` from `from` with the teams of `withdraw` gone.
+pub fn plan(league: &League, current: &FixtureList, from: NaiveDate, withdraw: &[TeamId]) -> Plan {
+    let current = &current.matches;
     let mut changed = league.clone();
+    let mut rerun = Rerun {
+        from: Some(from),
+        ..Rerun::default()
+    };
     for &t in withdraw {
         let d = league.teams[t].division;
         for &u in &league.divisions[d].teams {
@@ -45,9 +55,9 @@ pub fn plan(league: &League, current: &[Row], from: NaiveDate, withdraw: &[TeamI
         }
         changed.fixed.retain(|f| f.home != t && f.away != t);
     }
-    let gone = |r: &Row| withdraw.contains(&r.home) || withdraw.contains(&r.away);
+    let gone = |r: &Match| withdraw.contains(&r.home) || withdraw.contains(&r.away);
     for r in current.iter().filter(|r| gone(r)) {
-        changed.scratched.push((r.home, r.away));
+        rerun.scratched.push((r.home, r.away));
     }
     let mut played = 0;
     for r in current.iter().filter(|r| r.date < from && !gone(r)) {
@@ -59,8 +69,8 @@ pub fn plan(league: &League, current: &[Row], from: NaiveDate, withdraw: &[TeamI
             away: r.away,
             date: r.date,
         });
+        rerun.history.push(*r);
     }
-    changed.not_before = Some(from);
     let now: BTreeMap<(usize, TeamId, TeamId), (TeamId, NaiveDate)> = current
         .iter()
         .filter(|r| !gone(r))
@@ -74,14 +84,20 @@ pub fn plan(league: &League, current: &[Row], from: NaiveDate, withdraw: &[TeamI
     Plan {
         league: changed,
         preferred,
+        rerun,
         played,
     }
 }
 
 impl Plan {
+    /// `base` with the steer that keeps the solve close to the current schedule.
     pub fn options(&self, base: &Options) -> Options {
         Options {
-            preferred: self.preferred.clone(),
+            steer: Steer {
+                preferred: self.preferred.clone(),
+                rerun: self.rerun.clone(),
+                ..base.steer.clone()
+            },
             ..base.clone()
         }
     }
@@ -90,13 +106,18 @@ impl Plan {
 /// What happened to one fixture.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Status {
+    /// Same date, same home team.
     Unchanged,
+    /// Another date or home team.
     Moved,
+    /// No longer played (a withdrawal or an exclusion).
     Scratched,
+    /// Not in the current list.
     New,
 }
 
 impl Status {
+    /// The word used in diffs.
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Unchanged => "unchanged",
@@ -107,12 +128,16 @@ impl Status {
     }
 }
 
+/// One fixture of a rerun's diff.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Change {
+    /// What happened to it.
     pub status: Status,
+    /// Its division.
     pub division: usize,
-    /// (home, date) before and after.
+    /// Before: (home, away, date), `None` when new.
     pub old: Option<(TeamId, TeamId, NaiveDate)>,
+    /// After: (home, away, date), `None` when scratched.
     pub new: Option<(TeamId, TeamId, NaiveDate)>,
     /// Why a fixture moved: its old date is no longer possible (and why), or it made room.
     pub reason: String,
@@ -129,14 +154,14 @@ fn why_moved(league: &League, (h, a, d): (TeamId, TeamId, NaiveDate)) -> String 
 }
 
 /// Every fixture of the current list and of the new schedule, matched by identity.
-pub fn diff(league: &League, current: &[Row], new: &Schedule) -> Vec<Change> {
+pub fn diff(league: &League, current: &FixtureList, new: &FixtureList) -> Vec<Change> {
     let mut out = Vec::new();
     let mut news: BTreeMap<(usize, TeamId, TeamId), (TeamId, TeamId, NaiveDate)> = new
         .matches
         .iter()
         .map(|m| (key(league, m.home, m.away), (m.home, m.away, m.date)))
         .collect();
-    for r in current {
+    for r in &current.matches {
         let k = key(league, r.home, r.away);
         let old = Some((r.home, r.away, r.date));
         match news.remove(&k) {

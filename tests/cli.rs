@@ -227,11 +227,9 @@ fn check_survives_extreme_dates_in_the_csv() {
     assert!(!text(&o.stderr).contains("panicked"), "{}", text(&o.stderr));
 }
 
-#[test]
-fn alternatives_write_drafts_into_a_folder_and_say_how_different_they_are() {
-    let d = Dir::new();
-    d.write("league.toml", MID_DOWNS);
-    let o = d.run(&[
+/// `solve league.toml --alternatives 2 -o drafts` on one thread.
+fn two_drafts(d: &Dir, time_limit: &str) -> Output {
+    d.run(&[
         "solve",
         "league.toml",
         "--alternatives",
@@ -241,8 +239,15 @@ fn alternatives_write_drafts_into_a_folder_and_say_how_different_they_are() {
         "--threads",
         "1",
         "--time-limit",
-        "8",
-    ]);
+        time_limit,
+    ])
+}
+
+#[test]
+fn alternatives_write_drafts_into_a_folder_and_say_how_different_they_are() {
+    let d = Dir::new();
+    d.write("league.toml", MID_DOWNS);
+    let o = two_drafts(&d, "8");
     assert_eq!(code(&o), 0, "{}", text(&o.stderr));
     for draft in ["drafts/draft-1.csv", "drafts/draft-2.csv"] {
         let c = d.run(&["check", "league.toml", draft]);
@@ -334,6 +339,13 @@ fn an_impossible_league_explains_itself_as_json() {
     assert_eq!(v["relaxations"][0]["rule"], "unavailable");
     assert_eq!(v["relaxations"][0]["dates"][0], "2027-01-04");
     assert!(text(&o.stderr).contains("could play on 1 of its unavailable dates (2027-01-04)"));
+    // A three-team model is solved to the end: the relaxation is proven the fewest.
+    assert_eq!(v["relaxations_proven_fewest"], true, "{v}");
+    assert!(
+        text(&o.stderr).contains("proven the fewest relaxations"),
+        "{}",
+        text(&o.stderr)
+    );
 }
 
 fn text_of(o: &Output) -> String {
@@ -519,4 +531,229 @@ fn swiss_rounds_from_pair_pass_check() {
     d.write("season.csv", &season);
     let c = d.run(&["check", "swiss.toml", "season.csv"]);
     assert_eq!(code(&c), 0, "{}\n{season}", text(&c.stdout));
+}
+
+/// The four-team league with only breaks and avoid dates weighed: proven optimal at once.
+fn quick_four_teams() -> String {
+    include_str!("../instances/examples/four-teams-double.toml").replace(
+        "[rules]",
+        "[weights]\nlong_rest = 0\nshort_rest = 0\nspread = 0\nspread_max = 0\nwinter = 0\n\n[rules]",
+    )
+}
+
+#[test]
+fn a_bound_above_the_objective_is_an_internal_error_never_capped() {
+    let d = Dir::new();
+    d.write("league.toml", &quick_four_teams());
+    let o = Command::new(BIN)
+        .args(["solve", "league.toml", "-o", "out.csv", "--threads", "1"])
+        .env("FIXTURES_TEST_FAULT", "bound-above-objective")
+        .current_dir(d.0.path())
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 4, "{}", text_of(&o));
+    assert!(
+        text(&o.stderr).contains("is above the objective"),
+        "{}",
+        text_of(&o)
+    );
+    assert!(!d.path("out.csv").exists(), "no list written");
+}
+
+#[test]
+fn a_gap_above_zero_never_prints_a_bare_optimal() {
+    let d = Dir::new();
+    d.write("league.toml", &quick_four_teams());
+    for gap in ["0.05", "0.0001"] {
+        let o = d.run(&[
+            "solve",
+            "league.toml",
+            "-o",
+            "out.csv",
+            "--threads",
+            "1",
+            "--gap",
+            gap,
+        ]);
+        assert_eq!(code(&o), 0, "{}", text_of(&o));
+        let err = text(&o.stderr);
+        for (i, _) in err.match_indices("optimal") {
+            let rest = &err[i..];
+            assert!(
+                rest.starts_with("optimal within") || rest.starts_with("optimal-within"),
+                "a bare \"optimal\" with --gap {gap}: {err}"
+            );
+        }
+        assert!(err.contains("optimal within"), "{err}");
+    }
+    // --gap 0: proven best, and said so plainly.
+    let o = d.run(&[
+        "solve",
+        "league.toml",
+        "-o",
+        "out.csv",
+        "--threads",
+        "1",
+        "--gap",
+        "0",
+    ]);
+    assert_eq!(code(&o), 0, "{}", text_of(&o));
+    assert!(
+        text(&o.stderr).contains("12 fixtures, optimal;"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(
+        text(&o.stderr).contains("status=optimal "),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+#[test]
+fn check_shows_a_bound_above_the_objective_as_a_mismatch() {
+    let d = Dir::new();
+    d.write("league.toml", &quick_four_teams());
+    let o = d.run(&["solve", "league.toml", "-o", "out.csv", "--threads", "1"]);
+    assert_eq!(code(&o), 0, "{}", text_of(&o));
+    let o = d.run(&["check", "league.toml", "out.csv", "--bound", "0"]);
+    assert_eq!(code(&o), 0, "{}", text_of(&o));
+    assert!(
+        text(&o.stdout).contains("gap: 0.00% to the bound 0.00"),
+        "{}",
+        text_of(&o)
+    );
+    let o = d.run(&["check", "league.toml", "out.csv", "--bound", "55"]);
+    assert_eq!(code(&o), 1, "{}", text_of(&o));
+    assert!(text(&o.stdout).contains("MISMATCH"), "{}", text_of(&o));
+    assert!(!text(&o.stdout).contains("gap: 0.00%"), "{}", text_of(&o));
+}
+
+#[test]
+fn a_league_with_no_teams_says_so_and_exits_1() {
+    let d = Dir::new();
+    d.write(
+        "empty.toml",
+        "name = \"Empty\"\nstart = 2026-09-01\nend = 2027-05-31\n",
+    );
+    let o = d.run(&["solve", "empty.toml", "-o", "out.csv"]);
+    assert_eq!(code(&o), 1, "{}", text_of(&o));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("empty.toml") && err.contains("no teams"),
+        "{err}"
+    );
+    assert!(!err.contains("within 60 seconds"), "{err}");
+}
+
+#[test]
+fn a_fixed_internal_fixture_after_latest_internal_date_is_impossible_for_both() {
+    // One meaning everywhere: latest_internal_date applies to [[fixed]] fixtures too.
+    let d = Dir::new();
+    let league = quick_four_teams().replace(
+        "min_days_between = 7",
+        "min_days_between = 7\nlatest_internal_date = 2026-11-30",
+    ) + "\n[[fixed]]\nhome = \"Ashby A\"\naway = \"Ashby B\"\ndate = 2027-01-11\n";
+    d.write("league.toml", &league);
+    let o = d.run(&["solve", "league.toml", "-o", "out.csv", "--threads", "1"]);
+    assert_eq!(code(&o), 2, "{}", text_of(&o));
+    assert!(
+        text(&o.stderr).contains("Ashby A v Ashby B on 2027-01-11")
+            && text(&o.stderr).contains("latest_internal_date"),
+        "{}",
+        text(&o.stderr)
+    );
+    // The checker reads it the same way: such a fixture breaks rule 8.
+    let plain = quick_four_teams().replace(
+        "min_days_between = 7",
+        "min_days_between = 7\nlatest_internal_date = 2026-11-30",
+    );
+    d.write("plain.toml", &plain);
+    let o = d.run(&["solve", "plain.toml", "-o", "plain.csv", "--threads", "1"]);
+    assert_eq!(code(&o), 0, "{}", text_of(&o));
+    let csv = std::fs::read_to_string(d.path("plain.csv")).unwrap();
+    let moved: String = csv
+        .lines()
+        .map(|l| {
+            if l.contains("Ashby A,Ashby B") {
+                l.replacen(&l[..10], "2027-01-11", 1)
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    d.write("moved.csv", &moved);
+    let o = d.run(&["check", "league.toml", "moved.csv"]);
+    assert!(
+        text(&o.stdout).contains("[8 latest_internal_date] Ashby A v Ashby B on 2027-01-11"),
+        "{}",
+        text_of(&o)
+    );
+}
+
+#[test]
+fn check_verifies_a_reruns_history_and_first_movable_date() {
+    let d = Dir::new();
+    d.write("league.toml", &quick_four_teams());
+    let o = d.run(&["solve", "league.toml", "-o", "old.csv", "--threads", "1"]);
+    assert_eq!(code(&o), 0, "{}", text_of(&o));
+    let old = std::fs::read_to_string(d.path("old.csv")).unwrap();
+    let from = "2027-01-10";
+    // The list itself is a valid rerun of itself.
+    let o = d.run(&[
+        "check",
+        "league.toml",
+        "old.csv",
+        "--current",
+        "old.csv",
+        "--from",
+        from,
+    ]);
+    assert_eq!(code(&o), 0, "{}", text_of(&o));
+    // Swap the dates of one played fixture and one later one: each rule still holds for the
+    // league (both are valid dates), but history changed and a fixture moved before --from.
+    let lines: Vec<&str> = old.lines().collect();
+    let played = (1..lines.len()).find(|&i| &lines[i][..10] < from).unwrap();
+    let later = (1..lines.len())
+        .rev()
+        .find(|&i| &lines[i][..10] >= from)
+        .unwrap();
+    let mut new: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    let (dp, dl) = (&lines[played][..10], &lines[later][..10]);
+    new[played] = lines[played].replacen(dp, dl, 1);
+    new[later] = lines[later].replacen(dl, dp, 1);
+    d.write("new.csv", &new.join("\n"));
+    let o = d.run(&[
+        "check",
+        "league.toml",
+        "new.csv",
+        "--current",
+        "old.csv",
+        "--from",
+        from,
+    ]);
+    assert_eq!(code(&o), 1, "{}", text_of(&o));
+    let out = text(&o.stdout);
+    assert!(out.contains("[rerun history]"), "{out}");
+    assert!(out.contains("[rerun from]"), "{out}");
+}
+
+#[test]
+fn a_draft_that_cannot_differ_enough_says_why() {
+    // Two teams meet once, and the season has one Monday: no second draft can put the fixture
+    // on another date.
+    let d = Dir::new();
+    let league = "name = \"Pair\"\nstart = 2027-01-04\nend = 2027-01-10\n\n[rules]\nmin_days_between = 7\n\n[[venue]]\nname = \"Hall\"\ncapacity = 2\n\n[[club]]\nname = \"A\"\nvenue = \"Hall\"\nnights = [\"Mon\"]\n\n[[club]]\nname = \"B\"\nvenue = \"Hall\"\nnights = [\"Mon\"]\n\n[[division]]\nname = \"D\"\n\n[[team]]\nname = \"A1\"\nclub = \"A\"\ndivision = \"D\"\n\n[[team]]\nname = \"B1\"\nclub = \"B\"\ndivision = \"D\"\n";
+    d.write("league.toml", league);
+    let o = two_drafts(&d, "10");
+    assert_eq!(code(&o), 2, "{}", text_of(&o));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("draft-2: no draft puts enough of its fixtures on other dates"),
+        "{err}"
+    );
+    assert!(err.contains("1 of 2 drafts written"), "{err}");
+    assert!(d.path("drafts/draft-1.csv").exists());
+    assert!(!d.path("drafts/draft-2.csv").exists());
 }

@@ -3,7 +3,7 @@
 mod common;
 use common::*;
 use fixtures::check;
-use fixtures::report::{self, compare, site};
+use fixtures::report::{compare, site};
 use fixtures::solve::{self, Options};
 use std::collections::BTreeMap;
 
@@ -120,7 +120,9 @@ fn compare_figures_are_what_check_reports() {
 
 fn site_files(league: &fixtures::model::League, csv: &str) -> BTreeMap<String, String> {
     let list = check::parse_fixtures(league, csv.as_bytes(), "list.csv").unwrap();
-    site::site(league, &list.to_neutral(league)).into_iter().collect()
+    site::site(league, &list.to_neutral(league))
+        .into_iter()
+        .collect()
 }
 
 /// (UID, date, summary) of every event of a calendar, parsed back with the iCalendar parser.

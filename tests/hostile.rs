@@ -243,7 +243,9 @@ fn fuzz_the_readers() {
         let ok = std::panic::catch_unwind(|| {
             // A league that still reads is modelled, and now and then solved briefly.
             if let Ok(lg) = fixtures::model::parse_league(&text, "fuzz.toml") {
-                if let Ok(cand) = fixtures::formulate::candidates(&lg) {
+                let none = fixtures::model::Rerun::default();
+                let cand = fixtures::formulate::candidates(&lg, &none);
+                if fixtures::formulate::precheck::impossible(&lg, &cand).is_empty() {
                     let _ = fixtures::formulate::build(&lg, &cand, &lg.weights);
                 }
                 if solve_it {

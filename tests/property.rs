@@ -102,26 +102,47 @@ fn toml_of(s: &Spec) -> String {
     t
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 40, .. ProptestConfig::default() })]
+/// The search as it runs for users: the league's own (default) weights, so the annealing,
+/// fix-and-optimise (from half to 60% of the limit, moves of 0.05 s) and the final run all
+/// take part, in a short time limit.
+fn default_search() -> fixtures::solve::Options {
+    fixtures::solve::Options {
+        time_limit: 1.0,
+        seed: 0,
+        threads: 1,
+        ..fixtures::solve::Options::default()
+    }
+}
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
+
+    /// Whatever the full search returns, through the pipeline, the checker accepts: every move
+    /// kind of the annealing and of fix-and-optimise meets `check` on hundreds of leagues.
     #[test]
-    fn whatever_solve_returns_check_accepts(s in spec()) {
+    fn whatever_the_search_returns_check_accepts(s in spec()) {
         let text = toml_of(&s);
         let league = league(&text);
-        let solved = solve(&league);
-        match (&solved.outcome, &solved.schedule) {
-            (Outcome::Optimal | Outcome::Feasible { .. }, Some(schedule)) => {
-                let csv = fixtures::report::csv_string(&league, schedule);
+        match fixtures::pipeline::solve(&league, &default_search()) {
+            Ok(sol) => {
+                let csv = sol.checked.csv().to_string();
+                // Checked again here, independently of the pipeline's own check.
                 let r = check_csv(&league, &csv);
                 prop_assert!(r.is_valid(), "{:#?}\n{}\n{}", r.violations, text, csv);
-                prop_assert_eq!(schedule.matches.len(), league.fixtures().len());
+                prop_assert_eq!(sol.checked.list().matches.len(), league.fixtures().len());
+                if let (Some(o), Some(b)) = (sol.solved.objective, sol.solved.bound) {
+                    prop_assert!(b <= o + 1e-6 * o.abs().max(1.0), "bound {} above objective {}", b, o);
+                }
             }
-            (Outcome::Infeasible(reasons), None) => prop_assert!(!reasons.is_empty()),
-            (Outcome::TimedOut, None) => {}
-            other => prop_assert!(false, "inconsistent result {:?}", other.0),
+            Err(fixtures::pipeline::Failure::Infeasible { reasons, .. }) => prop_assert!(!reasons.is_empty()),
+            Err(fixtures::pipeline::Failure::TimedOut { .. }) => {}
+            Err(other) => prop_assert!(false, "{}\n{}", other, text),
         }
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, .. ProptestConfig::default() })]
 
     #[test]
     fn too_short_seasons_are_infeasible(teams in 3usize..7, min_days in 1u32..5, double in any::<bool>()) {
@@ -147,10 +168,11 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 16, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
 
-    /// A rerun with random changes (a withdrawal, new blackouts after `from`): whatever comes
-    /// back is valid for the changed league and keeps every played fixture as it was.
+    /// A rerun with random changes (a withdrawal, new blackouts after `from`), with the full
+    /// search: whatever comes back through the pipeline is valid for the changed league (checked
+    /// again here with the rerun's promises) and keeps every played fixture as it was.
     #[test]
     fn reschedule_keeps_history_and_stays_valid(
         s in spec(),
@@ -159,12 +181,10 @@ proptest! {
         blackouts in prop::collection::vec((0usize..12, 0u32..120), 0..4),
     ) {
         let league = league(&toml_of(&s));
-        let quick = fixtures::solve::Options { time_limit: 5.0, ..opts() };
-        let Some(schedule) = fixtures::solve::solve(&league, &quick).unwrap().schedule else {
+        let Ok(first) = fixtures::pipeline::solve(&league, &default_search()) else {
             return Ok(());
         };
-        let csv = fixtures::report::csv_string(&league, &schedule);
-        let rows = fixtures::check::parse_fixtures(&league, csv.as_bytes(), "c.csv").unwrap().rows;
+        let current = first.checked.list().clone();
         let from = chrono::NaiveDate::parse_from_str(&day(cut % s.days), "%Y-%m-%d").unwrap();
         let mut edited = league.clone();
         for (t, o) in blackouts {
@@ -174,19 +194,25 @@ proptest! {
             }
         }
         let gone: Vec<usize> = withdraw.into_iter().filter(|&t| t < league.teams.len()).collect();
-        let plan = fixtures::reschedule::plan(&edited, &rows, from, &gone);
-        let solved = fixtures::solve::solve(&plan.league, &plan.options(&quick)).unwrap();
-        if let Some(new) = &solved.schedule {
-            let new_csv = fixtures::report::csv_string(&plan.league, new);
-            let r = check_csv(&plan.league, &new_csv);
-            prop_assert!(r.is_valid(), "{:#?}\n{}", r.violations, new_csv);
-            for m in &schedule.matches {
-                if m.date < from && !gone.contains(&m.home) && !gone.contains(&m.away) {
-                    prop_assert!(new.matches.contains(m), "played {:?} lost", m);
+        match fixtures::pipeline::rerun(&edited, &current, from, &gone, &default_search()) {
+            Ok(r) => {
+                let new = r.solution.checked.list();
+                let plan = fixtures::reschedule::plan(&edited, &current, from, &gone);
+                let list = fixtures::check::parse_fixtures(
+                    &plan.league, r.solution.checked.csv().as_bytes(), "new.csv").unwrap();
+                let report = fixtures::check::check_rerun(&plan.league, &list, &plan.rerun);
+                prop_assert!(report.is_valid(), "{:#?}", report.violations);
+                for m in &current.matches {
+                    if m.date < from && !gone.contains(&m.home) && !gone.contains(&m.away) {
+                        prop_assert!(new.matches.contains(m), "played {:?} lost", m);
+                    }
+                }
+                for m in &new.matches {
+                    prop_assert!(m.date >= from || current.matches.contains(m), "{:?} moved before {}", m, from);
                 }
             }
-        } else {
-            prop_assert!(matches!(solved.outcome, Outcome::Infeasible(_) | Outcome::TimedOut));
+            Err(fixtures::pipeline::Failure::Infeasible { .. } | fixtures::pipeline::Failure::TimedOut { .. }) => {}
+            Err(other) => prop_assert!(false, "{}", other),
         }
     }
 }

@@ -28,7 +28,7 @@ fn rerun(
 ) -> (String, Vec<reschedule::Change>) {
     let rows = check::parse_fixtures(original, csv.as_bytes(), "current.csv")
         .unwrap()
-        .rows;
+        .to_neutral(original);
     let gone: Vec<usize> = withdraw
         .iter()
         .map(|n| edited.team_by_name(n).unwrap())
@@ -36,12 +36,15 @@ fn rerun(
     let plan = reschedule::plan(edited, &rows, from.parse().unwrap(), &gone);
     let solved = solve::solve(&plan.league, &plan.options(&quick())).unwrap();
     assert!(
-        matches!(solved.outcome, Outcome::Optimal | Outcome::Feasible { .. }),
+        matches!(
+            solved.outcome,
+            Outcome::Optimal { .. } | Outcome::Feasible { .. }
+        ),
         "{:?}",
         solved.outcome
     );
     let schedule = solved.schedule.unwrap();
-    let new = fixtures::report::csv_string(&plan.league, &schedule);
+    let new = schedule.to_csv(&plan.league);
     let r = check_csv(&plan.league, &new);
     assert!(r.is_valid(), "{:#?}\n{new}", r.violations);
     (new, reschedule::diff(edited, &rows, &schedule))

@@ -293,4 +293,114 @@ fn cancelling_a_running_job_frees_its_worker() {
     let done = s.wait(&next, Duration::from_secs(60));
     assert_eq!(done["state"], "done", "{done}");
     assert!(s.get(&format!("/api/jobs/{long}")).1.contains("cancelled"));
+    // A cancelled job offers nothing to download.
+    for file in ["fixtures.csv", "report/", "files/draft-1.csv"] {
+        assert_eq!(s.get(&format!("/api/jobs/{long}/{file}")).0, 404, "{file}");
+    }
+}
+
+/// Cancelled before its first draft was found, a drafts job ends cancelled with no files; the
+/// service goes on answering.
+#[test]
+fn a_drafts_job_cancelled_before_its_first_draft_writes_nothing() {
+    let data = tempfile::tempdir().unwrap();
+    let s = Server::start(data.path(), &["--workers", "1"]);
+    let r = ureq::post(&format!("{}/api/jobs", s.base))
+        .set("Content-Type", "application/json")
+        .send_string(
+            &serde_json::json!({ "league": MID_DOWNS, "time_limit": 300, "alternatives": 3 })
+                .to_string(),
+        )
+        .unwrap();
+    let job: serde_json::Value = serde_json::from_str(&r.into_string().unwrap()).unwrap();
+    let id = job["id"].as_str().unwrap().to_string();
+    let end = Instant::now() + Duration::from_secs(20);
+    while !s.get(&format!("/api/jobs/{id}")).1.contains("\"running\"") && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let r = ureq::delete(&format!("{}/api/jobs/{id}", s.base))
+        .call()
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    // The worker stops within a few seconds; then nothing of the job is on disk to offer.
+    let (_, job, _) = s.submit(MID_DOWNS, 2);
+    let next = job["id"].as_str().unwrap().to_string();
+    assert_eq!(s.wait(&next, Duration::from_secs(60))["state"], "done");
+    let v: serde_json::Value = serde_json::from_str(&s.get(&format!("/api/jobs/{id}")).1).unwrap();
+    assert_eq!(v["state"], "cancelled", "{v}");
+    for file in ["fixtures.csv", "files/draft-1.csv", "report/"] {
+        assert_eq!(s.get(&format!("/api/jobs/{id}/{file}")).0, 404, "{file}");
+    }
+    let left: Vec<String> = std::fs::read_dir(data.path().join("jobs").join(&id))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        left.iter()
+            .all(|f| ["league.toml", "job.json", "status.json"].contains(&f.as_str())),
+        "{left:?}"
+    );
+}
+
+/// The CLI, `batch` and the service make the same list, to the byte, for one league and seed:
+/// all three go through the one pipeline. (A league whose optimum is proven at once, so that
+/// the result does not depend on the machine's speed.)
+#[test]
+fn cli_batch_and_service_write_the_same_bytes() {
+    let league = include_str!("../instances/examples/four-teams-double.toml").replace(
+        "[rules]",
+        "[weights]\nlong_rest = 0\nshort_rest = 0\nspread = 0\nspread_max = 0\nwinter = 0\n\n[rules]",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("league.toml");
+    std::fs::write(&file, &league).unwrap();
+    let out = Command::new(BIN)
+        .args([
+            "solve",
+            "league.toml",
+            "-o",
+            "cli.csv",
+            "--threads",
+            "1",
+            "--seed",
+            "5",
+        ])
+        .args(["--time-limit", "30"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("optimal within"), "{stderr}");
+    let cli = std::fs::read(dir.path().join("cli.csv")).unwrap();
+
+    let batch = dir.path().join("batch");
+    let scenario = batch.join("one");
+    std::fs::create_dir_all(&scenario).unwrap();
+    std::fs::write(scenario.join("league.toml"), &league).unwrap();
+    std::fs::write(
+        scenario.join("scenario.toml"),
+        "seed = 5\ntime_limit = 30\n",
+    )
+    .unwrap();
+    let out = Command::new(BIN).arg("batch").arg(&batch).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let from_batch = std::fs::read(scenario.join("result/fixtures.csv")).unwrap();
+
+    let data = tempfile::tempdir().unwrap();
+    let s = Server::start(data.path(), &["--workers", "1"]);
+    let url = format!("{}/api/jobs?time_limit=30&seed=5", s.base);
+    let r = ureq::post(&url).send_string(&league).unwrap();
+    let job: serde_json::Value = serde_json::from_str(&r.into_string().unwrap()).unwrap();
+    let id = job["id"].as_str().unwrap().to_string();
+    assert_eq!(s.wait(&id, Duration::from_secs(60))["state"], "done");
+    let (code, from_service) = s.get(&format!("/api/jobs/{id}/fixtures.csv"));
+    assert_eq!(code, 200);
+
+    assert_eq!(cli, from_batch, "CLI and batch differ");
+    assert_eq!(cli, from_service.as_bytes(), "CLI and service differ");
 }

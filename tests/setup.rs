@@ -47,7 +47,12 @@ fn versioned_libclang_is_reported_present() {
 
 #[test]
 fn every_name_bindgen_loads_is_found() {
-    for name in ["libclang.so", "libclang.so.1", "libclang-16.so", "libclang-14.so.14.0.6"] {
+    for name in [
+        "libclang.so",
+        "libclang.so.1",
+        "libclang-16.so",
+        "libclang-14.so.14.0.6",
+    ] {
         let dir = folder_with(&["libclang-cpp.so.14", name]);
         let (found, text) = finds_libclang(dir.path());
         assert!(found, "{name}: {text}");

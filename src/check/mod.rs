@@ -1,14 +1,17 @@
 //! The independent checker: verifies any fixture list against a league file.
 //!
-//! It shares no code with the model builder or the solver (no good_lp, no `formulate`,
-//! no `League::playable` or `League::fixtures`): every rule of the spec is written again
-//! here, directly from the text, so a bug in the model cannot hide itself.
+//! It shares the league loader (`model::read_league`, the `League` data) and nothing else with
+//! the solver: no good_lp, no `formulate`, no `solve`, no `League::playable`,
+//! `League::fixtures` or `League::home_range`. Every rule of the spec is written again here,
+//! directly from the text, so a bug in the model cannot hide itself. A rerun's promises (history
+//! kept exactly, nothing unplayed before the first movable date, scratched fixtures counted
+//! for balance) are checked from the `Rerun` data, not from how the solver encoded them.
 
 mod quality;
 
 pub use quality::{quality, Quality, TeamFigures, Winter};
 
-use crate::model::{Format, Hosting, League, TeamId};
+use crate::model::{FixtureList as Neutral, Format, Hosting, League, Match, Rerun, TeamId};
 use chrono::{Datelike, NaiveDate};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
@@ -19,18 +22,28 @@ use std::path::Path;
 pub struct Row {
     /// 1-based line in the CSV.
     pub line: usize,
+    /// The date column.
     pub date: NaiveDate,
+    /// The home team.
     pub home: TeamId,
+    /// The away team.
     pub away: TeamId,
+    /// The division column, when the list has one.
     pub division: Option<String>,
+    /// The venue column, when the list has one.
     pub venue: Option<String>,
 }
 
+/// A broken rule: which, of what fixture or team, on what date, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Violation {
+    /// The spec's rule number and name, e.g. "6 min_days_between".
     pub rule: &'static str,
+    /// The fixture, team, venue or club concerned (or file:line of an unreadable row).
     pub fixture: String,
+    /// The date concerned, if any.
     pub date: Option<NaiveDate>,
+    /// What is wrong, in words.
     pub detail: String,
 }
 
@@ -44,25 +57,59 @@ impl fmt::Display for Violation {
     }
 }
 
+/// A fixture list that cannot be read at all.
 #[derive(Debug, thiserror::Error)]
 pub enum CheckError {
+    /// The file cannot be read, or is not CSV.
     #[error("{file}: cannot read the fixture list: {reason}")]
-    Unreadable { file: String, reason: String },
+    Unreadable {
+        /// The file.
+        file: String,
+        /// Why.
+        reason: String,
+    },
+    /// A required column is missing from the header.
     #[error(
         "{file}:1: the header has no `{column}` column (expected date,division,home,away,venue)"
     )]
-    MissingColumn { file: String, column: &'static str },
+    MissingColumn {
+        /// The file.
+        file: String,
+        /// The missing column.
+        column: &'static str,
+    },
 }
 
 /// The fixture list read from a CSV: resolved rows and the rows that could not be used.
 #[derive(Debug, Clone, Default)]
 pub struct FixtureList {
+    /// Rows that name a date and two teams of the league.
     pub rows: Vec<Row>,
+    /// Rows that could not be used, as violations naming file and line.
     pub unreadable: Vec<Violation>,
+}
+
+impl FixtureList {
+    /// The rows as the program's neutral fixture list (for `report` and `reschedule`).
+    pub fn to_neutral(&self, league: &League) -> Neutral {
+        Neutral::new(
+            self.rows
+                .iter()
+                .map(|r| Match {
+                    date: r.date,
+                    division: league.teams[r.home].division,
+                    home: r.home,
+                    away: r.away,
+                })
+                .collect(),
+            league,
+        )
+    }
 }
 
 const MAX_CSV_BYTES: u64 = 64 * 1024 * 1024;
 
+/// Reads a fixture list file (CSV, at most 64 MiB) against a league.
 pub fn read_fixtures(league: &League, path: &Path) -> Result<FixtureList, CheckError> {
     let file = path.display().to_string();
     let unreadable = |reason: String| CheckError::Unreadable {
@@ -80,6 +127,7 @@ pub fn read_fixtures(league: &League, path: &Path) -> Result<FixtureList, CheckE
     parse_fixtures(league, &bytes, &file)
 }
 
+/// Reads fixture-list CSV text against a league; `file` names it in messages.
 pub fn parse_fixtures(
     league: &League,
     bytes: &[u8],
@@ -168,11 +216,14 @@ fn played_at(lg: &League, home: TeamId) -> usize {
 /// The result of checking a fixture list.
 #[derive(Debug, Clone)]
 pub struct Report {
+    /// Every broken rule; empty for a valid list.
     pub violations: Vec<Violation>,
+    /// The quality figures, measured whether valid or not.
     pub quality: Quality,
 }
 
 impl Report {
+    /// Whether no rule is broken.
     pub fn is_valid(&self) -> bool {
         self.violations.is_empty()
     }
@@ -180,14 +231,23 @@ impl Report {
 
 /// Checks every rule of the spec and measures the quality figures.
 pub fn check(league: &League, list: &FixtureList) -> Report {
+    check_rerun(league, list, &Rerun::default())
+}
+
+/// Checks a list as `check` does, and the promises of a rerun: every played fixture
+/// (`rerun.history`) is in the list exactly, no other fixture is dated before `rerun.from`, and
+/// scratched fixtures count towards their teams' home/away balance.
+pub fn check_rerun(league: &League, list: &FixtureList, rerun: &Rerun) -> Report {
     let mut c = Checker {
         league,
+        rerun,
         out: list.unreadable.clone(),
     };
     let rows = &list.rows;
     for r in rows {
         c.row(r);
     }
+    c.history(rows);
     c.fixture_set(rows);
     c.per_team(rows);
     c.venues(rows);
@@ -200,6 +260,7 @@ pub fn check(league: &League, list: &FixtureList) -> Report {
 
 struct Checker<'a> {
     league: &'a League,
+    rerun: &'a Rerun,
     out: Vec<Violation>,
 }
 
@@ -316,6 +377,39 @@ impl Checker<'_> {
                         "venue column says \"{v}\" but {} plays at \"{}\"",
                         h.name, venue.name
                     ),
+                );
+            }
+        }
+    }
+
+    /// A rerun: history exactly as played, nothing else before the first movable date.
+    fn history(&mut self, rows: &[Row]) {
+        let played: BTreeSet<(NaiveDate, TeamId, TeamId)> = self
+            .rerun
+            .history
+            .iter()
+            .map(|m| (m.date, m.home, m.away))
+            .collect();
+        for &(date, home, away) in &played {
+            if !rows
+                .iter()
+                .any(|r| (r.date, r.home, r.away) == (date, home, away))
+            {
+                self.out.push(Violation {
+                    rule: "rerun history",
+                    fixture: format!("{} v {}", self.name(home), self.name(away)),
+                    date: Some(date),
+                    detail: "a fixture played before the rerun's first movable date is missing or changed".into(),
+                });
+            }
+        }
+        let Some(from) = self.rerun.from else { return };
+        for r in rows {
+            if r.date < from && !played.contains(&(r.date, r.home, r.away)) {
+                self.push(
+                    "rerun from",
+                    r,
+                    format!("dated before the first movable date {from}, but not played by then"),
                 );
             }
         }
@@ -477,11 +571,12 @@ impl Checker<'_> {
                     );
                 }
             }
-            // Fixtures scratched by a withdrawal still count (see `League::scratched`).
+            // Fixtures scratched by a withdrawal still count (see `Rerun::scratched`).
+            let scratched = &self.rerun.scratched;
             let home = list.iter().filter(|r| r.home == t).count() as i64
-                + lg.scratched.iter().filter(|s| s.0 == t).count() as i64;
+                + scratched.iter().filter(|s| s.0 == t).count() as i64;
             let away = list.iter().filter(|r| r.away == t).count() as i64
-                + lg.scratched.iter().filter(|s| s.1 == t).count() as i64;
+                + scratched.iter().filter(|s| s.1 == t).count() as i64;
             if (home - away).abs() > lg.rules.home_away_balance as i64 {
                 self.out.push(Violation {
                     rule: "6 home_away_balance",

@@ -7,10 +7,13 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 #[derive(Debug, Clone, PartialEq)]
+/// A fixture list's quality figures, as `check` prints them.
 pub struct Quality {
+    /// Fixtures in the list.
     pub fixtures: usize,
     /// Two consecutive fixtures of a team both at home or both away, summed over teams.
     pub breaks: usize,
+    /// Fixtures on a date one of their teams would rather avoid.
     pub avoid_hits: usize,
     /// Shortest gap in days between consecutive fixtures of any team, and the team.
     pub shortest_rest: Option<(i64, String)>,
@@ -33,13 +36,19 @@ pub struct Quality {
 /// One team's figures.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TeamFigures {
+    /// The team's name.
     pub name: String,
+    /// Its matches.
     pub matches: usize,
+    /// Its home matches.
     pub home: usize,
+    /// Its breaks (two consecutive matches both at home or both away).
     pub breaks: usize,
     /// Shortest and longest gap in days between consecutive matches.
     pub shortest_rest: Option<i64>,
+    /// The longest gap in days between consecutive matches.
     pub longest_rest: Option<i64>,
+    /// Its spread (0 to 1): the largest gap between its share of matches played and the share of the season elapsed.
     pub spread: f64,
     /// Matches before the winter break, when there is one.
     pub before_winter: Option<usize>,
@@ -51,8 +60,11 @@ pub struct TeamFigures {
 pub struct Winter {
     /// First closed day and last closed day (equal to `from - 1` at the turn of the year).
     pub from: NaiveDate,
+    /// Last closed day of the break.
     pub to: NaiveDate,
+    /// Matches before the break.
     pub before: usize,
+    /// Matches after the break.
     pub after: usize,
     /// The team furthest from its fair share of matches before the break (its matches times
     /// the share of its season, from its start, before the break): name, matches before,
@@ -60,6 +72,7 @@ pub struct Winter {
     pub most_uneven: Option<(String, usize, usize, f64)>,
 }
 
+/// Measures the quality figures of a list's rows (valid or not).
 pub fn quality(league: &League, rows: &[Row]) -> Quality {
     let mut of_team: Vec<Vec<&Row>> = vec![Vec::new(); league.teams.len()];
     for r in rows {

@@ -28,6 +28,7 @@ impl Rng {
 /// `None` is a bye. Positions below size / 2 are the top half.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Draw {
+    /// The draw's positions in bracket order: a team, or `None` for a bye.
     pub grid: Vec<Option<usize>>,
 }
 

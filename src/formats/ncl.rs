@@ -76,6 +76,7 @@ pub fn pool_rounds(pool: &[usize], first_round: u32) -> Vec<Match> {
 pub struct Split {
     /// Championship (top four of each preliminary pool) and relegation (bottom four).
     pub championship: Vec<usize>,
+    /// The relegation pool (bottom four of each preliminary pool).
     pub relegation: Vec<usize>,
     /// Results carried forward: those between teams of the same final pool.
     pub carried: Vec<Played>,

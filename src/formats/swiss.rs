@@ -10,20 +10,30 @@ use good_lp::{
 /// One match already played: (first-named team, second-named, their game points).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Played {
+    /// The round it was played in.
     pub round: u32,
+    /// The first-named team.
     pub first: usize,
+    /// The second-named team.
     pub second: usize,
+    /// The first-named team's game points.
     pub first_points: f64,
+    /// The second-named team's game points.
     pub second_points: f64,
 }
 
 /// A team's standing: match points (2 a win, 1 a draw), game points, times first-named, bye.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Standing {
+    /// Match points: 2 a win, 1 a draw.
     pub match_points: u32,
+    /// Game points (boards won).
     pub game_points: f64,
+    /// Times first-named.
     pub first_named: i32,
+    /// Times second-named.
     pub second_named: i32,
+    /// Whether it has had a bye.
     pub had_bye: bool,
 }
 
@@ -55,15 +65,20 @@ pub fn standings(teams: usize, played: &[Played], byes: &[usize]) -> Vec<Standin
 /// The pairing of one round: (first-named, second-named) pairs and the team with the bye.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pairing {
+    /// (first-named, second-named) pairs.
     pub pairs: Vec<(usize, usize)>,
+    /// The team with the bye (odd number of teams).
     pub bye: Option<usize>,
 }
 
 #[derive(Debug, thiserror::Error, PartialEq)]
+/// Why a round cannot be paired.
 pub enum PairError {
     #[error("no pairing exists without a repeat (every remaining pairing has been played)")]
+    /// Every pairing left would repeat one already played.
     NoPairing,
     #[error("the solver failed: {0}")]
+    /// The matching solver failed.
     Solver(String),
 }
 

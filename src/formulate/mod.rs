@@ -4,10 +4,11 @@
 //! The passes are independent and testable alone; `build` runs them all.
 
 mod candidates;
+pub mod precheck;
 pub mod quality;
 pub mod rules;
 
-pub use candidates::{candidates, candidates_elastic, Candidates, Impossible, Slot};
+pub use candidates::{candidates, candidates_elastic, Candidates, Slot};
 
 use crate::model::{ClubId, League, TeamId, VenueId, Weights};
 use chrono::NaiveDate;
@@ -15,10 +16,13 @@ use good_lp::{variable, Constraint, Expression, ProblemVariables, Variable};
 
 /// The model under construction: variables, rows and objective.
 pub struct Mip {
+    /// The columns.
     pub vars: ProblemVariables,
     /// One binary per candidate slot, same index as `Candidates::slots`.
     pub x: Vec<Variable>,
+    /// The rows.
     pub constraints: Vec<Constraint>,
+    /// The objective to minimise.
     pub objective: Expression,
     /// The elastic model (explaining infeasibility): each rule's row gets a penalised slack,
     /// listed here with what relaxing it means.
@@ -30,17 +34,39 @@ pub struct Mip {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Slack {
     /// A team plays twice within `min_days_between` days starting on this date.
-    Rest { team: TeamId, date: NaiveDate },
+    Rest {
+        /// The team.
+        team: TeamId,
+        /// The first date of the window.
+        date: NaiveDate,
+    },
     /// A team's home and away matches differ by more than `home_away_balance`.
-    Balance { team: TeamId },
+    Balance {
+        /// The team.
+        team: TeamId,
+    },
     /// A venue hosts more than its capacity on a date.
-    Capacity { venue: VenueId, date: NaiveDate },
+    Capacity {
+        /// The venue.
+        venue: VenueId,
+        /// The date.
+        date: NaiveDate,
+    },
     /// A team plays a club-mate after one of its other matches (`same_club_first`).
-    SameClubFirst { team: TeamId },
+    SameClubFirst {
+        /// The team.
+        team: TeamId,
+    },
     /// A team plays in more than `max_consecutive_weeks` weeks in a row.
-    ConsecutiveWeeks { team: TeamId },
+    ConsecutiveWeeks {
+        /// The team.
+        team: TeamId,
+    },
     /// A club hosts on more than `max_home_dates` dates.
-    HomeDates { club: ClubId },
+    HomeDates {
+        /// The club.
+        club: ClubId,
+    },
     /// More fixtures than allowed keep an earlier draft's date.
     SameAsEarlierDraft,
 }
@@ -53,6 +79,7 @@ pub const ELASTIC_COST: f64 = 1.0;
 pub const ELASTIC_RULE_COST: f64 = 2.0;
 
 impl Mip {
+    /// An empty model with one binary column per candidate slot.
     pub fn new(cand: &Candidates) -> Self {
         let mut vars = ProblemVariables::new();
         let x = vars.add_vector(variable().binary(), cand.slots.len());
@@ -95,6 +122,7 @@ impl Mip {
         e
     }
 
+    /// A new binary column.
     pub fn binary(&mut self) -> Variable {
         self.vars.add(variable().binary())
     }
@@ -140,6 +168,7 @@ pub fn build_elastic(league: &League, cand: &Candidates) -> Mip {
 /// quality is a constant, except through the worst spread, which is at least theirs.
 #[derive(Debug, Clone, Copy)]
 pub struct Focus<'a> {
+    /// Per team: whether its quality terms are in the model.
     pub teams: &'a [bool],
     /// The worst spread of the teams left out.
     pub spread_floor: f64,

@@ -17,11 +17,15 @@ use std::collections::BTreeMap;
 
 /// One team's dates with the expressions "plays" and "plays at home" on each.
 pub struct TeamDates {
+    /// The dates the team can play on, in order.
     pub dates: Vec<NaiveDate>,
+    /// Per date: 1 when the team plays.
     pub plays: Vec<Expression>,
+    /// Per date: 1 when the team plays at home.
     pub home: Vec<Expression>,
 }
 
+/// A team's candidate dates with its "plays" and "plays at home" expressions.
 pub fn team_dates(cand: &Candidates, mip: &Mip, team: usize) -> TeamDates {
     let mut by_date: BTreeMap<NaiveDate, (Expression, Expression)> = BTreeMap::new();
     for &s in &cand.by_team[team] {
@@ -49,6 +53,7 @@ fn cont(mip: &mut Mip, max: f64) -> Variable {
     mip.vars.add(variable().min(0.0).max(max))
 }
 
+/// Adds the quality terms of the weights (breaks, long and short rests, spread, winter share) to the model, for the teams of `focus` (all when `None`).
 pub fn add_quality(
     league: &League,
     cand: &Candidates,

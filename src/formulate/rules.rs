@@ -59,7 +59,7 @@ pub fn home_away_balance(league: &League, cand: &Candidates, mip: &mut Mip) {
             .copied()
             .filter(|&s| cand.slots[s].home == t)
             .collect();
-        let (lo, hi) = league.home_range(t, n as usize);
+        let (lo, hi) = cand.home_range(league, t);
         if lo > 0 {
             let e = mip.sum(home.iter().copied());
             mip.at_least(e, lo as f64, || Slack::Balance { team: t });

@@ -419,6 +419,17 @@ impl<'a> Cx<'a> {
         let club_ix = self.names(&raw.club, |c| &c.name, "club");
         let div_ix = self.names(&raw.division, |d| &d.name, "division");
         let team_ix = self.names(&raw.team, |t| &t.name, "team");
+        if raw.team.is_empty() {
+            // Nothing to schedule: say so, rather than let a solve find "no schedule in time".
+            self.err(
+                0,
+                "team",
+                Problem::Missing(
+                    "the league has no teams: add a [[team]] table (name, club, division) for each"
+                        .into(),
+                ),
+            );
+        }
 
         let mut clubs = Vec::new();
         for c in &raw.club {
@@ -578,8 +589,6 @@ impl<'a> Cx<'a> {
             fixed: Vec::new(),
             excluded: Vec::new(),
             weights: self.weights(raw.weights.as_ref().map(|w| w.get_ref())),
-            scratched: Vec::new(),
-            not_before: None,
             cup: None,
             odd_boards_white: raw.colours.as_ref().and_then(|c| {
                 let v = &c.get_ref().odd_boards_white;

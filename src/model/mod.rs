@@ -3,57 +3,74 @@
 //! Nothing here knows about the MIP; `formulate` builds on it and `check` reads it.
 
 mod error;
+mod list;
 mod load;
 mod raw;
 
 pub use error::{InputError, InputErrors, Problem};
+pub use list::{sort_matches, FixtureList, Match, Rerun, CSV_HEADER};
 pub use load::{parse_iso_date, parse_league, read_league};
 
 use chrono::{Datelike, NaiveDate, Weekday};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// Index of a team in `League::teams`.
 pub type TeamId = usize;
+/// Index of a club in `League::clubs`.
 pub type ClubId = usize;
+/// Index of a venue in `League::venues`.
 pub type VenueId = usize;
+/// Index of a division in `League::divisions`.
 pub type DivisionId = usize;
 
 #[derive(Debug, Clone, PartialEq)]
+/// A league file, resolved and validated: every name is an index, every date a date.
 pub struct League {
+    /// The league's name.
     pub name: String,
+    /// The season's first day.
     pub start: NaiveDate,
+    /// The season's last day.
     pub end: NaiveDate,
+    /// Dates on which the whole league plays no match.
     pub closed: BTreeSet<NaiveDate>,
+    /// The `[rules]` table.
     pub rules: Rules,
+    /// The venues, in file order.
     pub venues: Vec<Venue>,
+    /// The clubs, in file order.
     pub clubs: Vec<Club>,
+    /// The divisions, in file order.
     pub divisions: Vec<Division>,
+    /// The teams, in file order.
     pub teams: Vec<Team>,
+    /// `[[fixed]]` fixtures: played on their date.
     pub fixed: Vec<Fixed>,
+    /// `[[excluded]]` fixtures: left out of this schedule.
     pub excluded: Vec<Excluded>,
     /// Weights of the soft goals (the `[weights]` extension table).
     pub weights: Weights,
     /// Who has White on the odd-numbered boards, so on board 1 (the `[colours]` extension).
     pub odd_boards_white: Option<Side>,
-    /// Rescheduling: fixtures (home, away) scratched when a team withdrew. They are not played,
-    /// but still count towards their teams' `home_away_balance`, so a withdrawal does not force
-    /// other fixtures to change sides.
-    pub scratched: Vec<(TeamId, TeamId)>,
-    /// Rescheduling: fixtures not `[[fixed]]` are played on or after this date.
-    pub not_before: Option<NaiveDate>,
     /// The knockout cup (extension `[cup]`): entrants and last year's finalists.
     pub cup: Option<Cup>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// The `[cup]` extension: the knockout cup's entrants.
 pub struct Cup {
+    /// The entrants.
     pub teams: Vec<TeamId>,
+    /// Last year's finalists, kept in opposite halves of the draw.
     pub finalists: Vec<TeamId>,
 }
 
 /// A side of a fixture.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Side {
+    /// The home team.
     Home,
+    /// The away team.
     Away,
 }
 
@@ -125,12 +142,19 @@ impl Weights {
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// The `[rules]` table: the hard rules of the spec.
 pub struct Rules {
+    /// Days at least between two matches of a team.
     pub min_days_between: u32,
+    /// Teams of one club in a division meet before their other matches.
     pub same_club_first: bool,
+    /// A team's home and away matches differ by at most this.
     pub home_away_balance: u32,
+    /// At most this many unavailable dates per team (club's included).
     pub max_unavailable: Option<u32>,
+    /// Matches between teams of one club are played by this date.
     pub latest_internal_date: Option<NaiveDate>,
+    /// A team plays in at most this many consecutive weeks.
     pub max_consecutive_weeks: Option<u32>,
     /// Extension (4NCL rule 13.7): at most this many teams of one club in a division.
     pub max_club_teams_per_division: Option<u32>,
@@ -151,10 +175,15 @@ impl Default for Rules {
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// A venue: where home matches are played.
 pub struct Venue {
+    /// The venue's name.
     pub name: String,
+    /// Matches it can host on a date.
     pub capacity: u32,
+    /// Capacity on particular dates, overriding `capacity`.
     pub capacity_on: BTreeMap<NaiveDate, u32>,
+    /// Dates the venue is closed.
     pub closed: BTreeSet<NaiveDate>,
 }
 
@@ -172,12 +201,16 @@ impl Venue {
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// A club: its teams share its venue and nights unless they say otherwise.
 pub struct Club {
+    /// The club's name.
     pub name: String,
+    /// At most this many dates on which the club hosts.
     pub max_home_dates: Option<u32>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How a division's teams meet.
 pub enum Format {
     /// Every pair meets once; the model chooses who is at home.
     Single,
@@ -191,9 +224,13 @@ pub enum Format {
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// A division: teams that play each other.
 pub struct Division {
+    /// The division's name.
     pub name: String,
+    /// How its teams meet.
     pub format: Format,
+    /// Its teams, in file order.
     pub teams: Vec<TeamId>,
     /// A compact division (extension): its matches are played on these dates only, every team
     /// at most once a date (so once a round when there are n - 1 rounds for n teams).
@@ -205,11 +242,14 @@ pub struct Division {
 /// When a team hosts: on weekdays, or on explicit dates.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Hosting {
+    /// On these weekdays.
     Nights(Vec<Weekday>),
+    /// On these dates only.
     Dates(BTreeSet<NaiveDate>),
 }
 
 impl Hosting {
+    /// Whether the team hosts on `date`.
     pub fn hosts_on(&self, date: NaiveDate) -> bool {
         match self {
             Hosting::Nights(nights) => nights.contains(&date.weekday()),
@@ -219,70 +259,97 @@ impl Hosting {
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// A team of a club in a division.
 pub struct Team {
+    /// The team's name.
     pub name: String,
+    /// Its club.
     pub club: ClubId,
+    /// Its division.
     pub division: DivisionId,
+    /// Its venue (its own, else its club's).
     pub venue: VenueId,
+    /// When it hosts.
     pub hosting: Hosting,
     /// The team's first possible date (its own, its club's, else the league's start).
     pub start: NaiveDate,
     /// The club's and the team's own unavailable dates together.
     pub unavailable: BTreeSet<NaiveDate>,
+    /// Dates it cannot play away.
     pub unavailable_away: BTreeSet<NaiveDate>,
+    /// Dates it would rather not play (soft).
     pub avoid: BTreeSet<NaiveDate>,
     /// The team's strength (extension), to balance 4NCL preliminary pools.
     pub rating: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// A `[[fixed]]` fixture: played on its date with this home team.
 pub struct Fixed {
+    /// The home team.
     pub home: TeamId,
+    /// The away team.
     pub away: TeamId,
+    /// The date.
     pub date: NaiveDate,
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// An `[[excluded]]` fixture: left out of this schedule.
 pub struct Excluded {
+    /// The home team (either side, for a single round robin).
     pub home: TeamId,
+    /// The away team.
     pub away: TeamId,
 }
 
 /// One match the divisions' formats call for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// One match the divisions' formats call for (before dates and, for a single round robin, sides are chosen).
 pub struct Fixture {
+    /// Its division.
     pub division: DivisionId,
     /// For a double round robin `a` is at home; for a single one either may be.
     pub a: TeamId,
+    /// The other team.
     pub b: TeamId,
+    /// Whether `a` is at home whatever the schedule (a double round robin).
     pub home_fixed: bool,
 }
 
 /// Why a fixture cannot be played on a date (rules 1–4 of "When a match can be played").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+/// Why a fixture cannot be played on a date (rules 1–4).
 pub enum Unplayable {
+    /// The date is outside the season.
     OutsideSeason,
+    /// The league is closed on the date.
     LeagueClosed,
+    /// Before this team's start.
     BeforeStart(TeamId),
+    /// Not a hosting date of the home team.
     NotHostingDate,
     /// Not one of the compact division's round dates.
     NotRoundDate,
+    /// The venue is closed.
     VenueClosed,
+    /// This team is unavailable.
     Unavailable(TeamId),
+    /// The away team is unavailable for away matches.
     UnavailableAway,
 }
 
 impl League {
+    /// The team called `name`.
     pub fn team_by_name(&self, name: &str) -> Option<TeamId> {
         self.teams.iter().position(|t| t.name == name)
     }
 
     /// The home matches team `t` may have among its `n` scheduled fixtures under
-    /// `home_away_balance`, counting its scratched fixtures too: (fewest, most).
-    pub fn home_range(&self, t: TeamId, n: usize) -> (i64, i64) {
+    /// `home_away_balance`, counting its fixtures scratched in a rerun too: (fewest, most).
+    pub fn home_range(&self, t: TeamId, n: usize, rerun: &Rerun) -> (i64, i64) {
         let b = self.rules.home_away_balance as i64;
-        let extra_home = self.scratched.iter().filter(|s| s.0 == t).count() as i64;
-        let extra_away = self.scratched.iter().filter(|s| s.1 == t).count() as i64;
+        let (extra_home, extra_away) = rerun.scratched_of(t);
         let total = n as i64 + extra_home + extra_away;
         // |H - (total - H)| <= b  <=>  (total - b) / 2 <= H <= (total + b) / 2
         let lo = (total - b + 1).div_euclid(2).max(0) - extra_home;
@@ -290,6 +357,7 @@ impl League {
         (lo.max(0), hi.min(n as i64))
     }
 
+    /// Whether two teams belong to one club.
     pub fn are_same_club(&self, a: TeamId, b: TeamId) -> bool {
         self.teams[a].club == self.teams[b].club
     }
@@ -364,6 +432,7 @@ impl League {
         }
     }
 
+    /// Why a fixture with `home` at home cannot be played, in words.
     pub fn describe_unplayable(&self, why: &Unplayable, home: TeamId) -> String {
         let venue = &self.venues[self.match_venue(home)].name;
         match why {

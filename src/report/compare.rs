@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 /// Fixture lists side by side: a column per list, a row per figure.
 #[derive(Debug, Clone)]
 pub struct Comparison {
+    /// The lists' labels, one per column.
     pub labels: Vec<String>,
     /// (figure, one value per list)
     pub figures: Vec<(String, Vec<Value>)>,
@@ -20,6 +21,7 @@ pub struct Comparison {
 /// How many teams get their own rows.
 const TEAM_ROWS: usize = 10;
 
+/// Puts labelled fixture lists side by side; every figure comes from the checker.
 pub fn compare(league: &League, lists: &[(String, FixtureList)]) -> Comparison {
     let reports: Vec<check::Report> = lists.iter().map(|(_, l)| check::check(league, l)).collect();
     let q: Vec<&Quality> = reports.iter().map(|r| &r.quality).collect();
@@ -212,6 +214,7 @@ impl Comparison {
         out
     }
 
+    /// The comparison as CSV: a row per figure, a column per list.
     pub fn to_csv(&self) -> String {
         let mut w = csv::Writer::from_writer(Vec::new());
         let mut header = vec!["figure".to_string()];
@@ -225,6 +228,7 @@ impl Comparison {
         String::from_utf8_lossy(&w.into_inner().unwrap_or_default()).into_owned()
     }
 
+    /// The comparison as JSON.
     pub fn to_json(&self) -> String {
         let v = json!({
             "lists": self.labels,
@@ -234,6 +238,7 @@ impl Comparison {
         serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
     }
 
+    /// The comparison as a standalone HTML page (no network resources).
     pub fn to_html(&self, title: &str) -> String {
         use maud::{html, DOCTYPE};
         let rows = self.rows();

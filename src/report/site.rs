@@ -10,7 +10,7 @@
 //! only on the league, the division and the teams (not the date or, in a single round robin,
 //! who is at home), so re-publishing after a change updates events instead of duplicating them.
 
-use crate::check::Row;
+use crate::model::{FixtureList, Match};
 use crate::model::{Format, League, TeamId};
 use chrono::{Datelike, Days, NaiveDate};
 use maud::{html, Markup, PreEscaped, DOCTYPE};
@@ -73,8 +73,8 @@ fn slugs<'a>(names: impl Iterator<Item = &'a str>) -> Vec<String> {
 }
 
 /// The files of the site: (path relative to the output folder, contents).
-pub fn site(league: &League, rows: &[Row]) -> Vec<(String, String)> {
-    let mut rows: Vec<&Row> = rows.iter().collect();
+pub fn site(league: &League, list: &FixtureList) -> Vec<(String, String)> {
+    let mut rows: Vec<&Match> = list.matches.iter().collect();
     rows.sort_by(|a, b| {
         a.date
             .cmp(&b.date)
@@ -109,14 +109,14 @@ pub fn site(league: &League, rows: &[Row]) -> Vec<(String, String)> {
 pub fn write_site(dir: &Path, files: &[(String, String)]) -> std::io::Result<()> {
     std::fs::create_dir_all(dir.join("ics"))?;
     for (name, text) in files {
-        super::write_atomically(&dir.join(name), text)?;
+        crate::files::write_atomically(&dir.join(name), text)?;
     }
     Ok(())
 }
 
 struct Site<'a> {
     league: &'a League,
-    rows: Vec<&'a Row>,
+    rows: Vec<&'a Match>,
     div_slugs: Vec<String>,
     club_slugs: Vec<String>,
     team_slugs: Vec<String>,
@@ -127,7 +127,7 @@ impl Site<'_> {
         &self.league.teams[t].name
     }
 
-    fn venue_of(&self, r: &Row) -> &str {
+    fn venue_of(&self, r: &Match) -> &str {
         &self.league.venues[self.league.match_venue(r.home)].name
     }
 
@@ -156,7 +156,7 @@ impl Site<'_> {
         .into_string()
     }
 
-    fn fixture_table(&self, rows: &[&Row]) -> Markup {
+    fn fixture_table(&self, rows: &[&Match]) -> Markup {
         html! {
             table {
                 thead { tr { th { "Date" } th { "Day" } th { "Division" } th { "Home" } th { "Away" } th { "Venue" } } }
@@ -214,7 +214,7 @@ impl Site<'_> {
     fn division(&self, d: usize) -> String {
         let lg = self.league;
         let div = &lg.divisions[d];
-        let rows: Vec<&Row> = self
+        let rows: Vec<&Match> = self
             .rows
             .iter()
             .copied()
@@ -236,7 +236,7 @@ impl Site<'_> {
                 .iter()
                 .map(|&m| {
                     let end = m + Days::new(6);
-                    let games: Vec<&&Row> = rows
+                    let games: Vec<&&Match> = rows
                         .iter()
                         .filter(|r| (r.home == t || r.away == t) && r.date >= m && r.date <= end)
                         .collect();
@@ -308,7 +308,7 @@ impl Site<'_> {
         let teams: Vec<TeamId> = (0..lg.teams.len())
             .filter(|&t| lg.teams[t].club == c)
             .collect();
-        let rows: Vec<&Row> = self
+        let rows: Vec<&Match> = self
             .rows
             .iter()
             .copied()
@@ -318,7 +318,7 @@ impl Site<'_> {
         let mut venues: Vec<usize> = teams.iter().map(|&t| lg.match_venue(t)).collect();
         venues.sort();
         venues.dedup();
-        let mut load: BTreeMap<(usize, NaiveDate), Vec<&Row>> = BTreeMap::new();
+        let mut load: BTreeMap<(usize, NaiveDate), Vec<&Match>> = BTreeMap::new();
         for r in &self.rows {
             let v = lg.match_venue(r.home);
             if venues.contains(&v) {
@@ -351,7 +351,7 @@ impl Site<'_> {
     }
 
     /// The UID of a fixture: stable across re-publishing (see the module's comment).
-    fn uid(&self, r: &Row) -> String {
+    fn uid(&self, r: &Match) -> String {
         let lg = self.league;
         let d = lg.teams[r.home].division;
         let (h, a) = (slug(self.team(r.home)), slug(self.team(r.away)));

@@ -13,7 +13,8 @@
 
 mod page;
 
-use crate::{check, model, report, solve};
+use crate::files::write_atomically;
+use crate::{check, model, pipeline, report, solve};
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path as UrlPath, Query, State};
 use axum::http::{header, HeaderValue, StatusCode};
@@ -36,19 +37,29 @@ pub const MAX_TIME_LIMIT: f64 = 600.0;
 /// A job's state, as stored in `status.json` and returned by the API.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Status {
+    /// The job's id.
     pub id: String,
     /// queued, running, done, infeasible, timed-out, failed, cancelled
     pub state: String,
+    /// The league's name.
     pub league: String,
+    /// Seconds the solve may take.
     pub time_limit: f64,
+    /// When it was submitted (Unix seconds).
     pub submitted: u64,
     /// Seconds since the job started, while it runs; its total when it ends.
     pub elapsed: f64,
+    /// The best objective so far.
     pub incumbent: Option<f64>,
+    /// The best proven bound so far.
     pub bound: Option<f64>,
+    /// The proven relative gap, when the job is done.
     pub gap: Option<f64>,
+    /// Fixtures in the result.
     pub fixtures: Option<usize>,
+    /// Breaks in the result.
     pub breaks: Option<usize>,
+    /// Whether the checker accepted the result (always, for a result offered).
     pub valid: Option<bool>,
     /// Why the job failed or has no schedule, in the words of the CLI.
     pub messages: Vec<String>,
@@ -64,16 +75,20 @@ pub struct Status {
 #[derive(Debug, Clone, Serialize, Deserialize, Default)]
 pub struct JobSpec {
     #[serde(default)]
+    /// Drafts to solve (1 to 5).
     pub alternatives: Option<usize>,
     #[serde(default)]
+    /// The random seed.
     pub seed: Option<u64>,
     /// Rescheduling: the current fixture list (CSV text), the first date that may change, and
     /// teams that withdraw.
     #[serde(default)]
     pub current: Option<String>,
     #[serde(default)]
+    /// Rescheduling: the first date that may change.
     pub from: Option<String>,
     #[serde(default)]
+    /// Rescheduling: teams that withdraw.
     pub withdraw: Vec<String>,
 }
 
@@ -173,7 +188,7 @@ fn job_dir(app: &App, id: &str) -> PathBuf {
 
 fn save(app: &App, s: &Status) {
     if let Ok(text) = serde_json::to_string_pretty(s) {
-        let _ = report::write_atomically(&job_dir(app, &s.id).join("status.json"), &text);
+        let _ = write_atomically(&job_dir(app, &s.id).join("status.json"), &text);
     }
 }
 
@@ -194,7 +209,7 @@ fn recover(data: &Path) -> std::io::Result<HashMap<String, Job>> {
                 .messages
                 .push("interrupted by a restart of the service; submit it again".into());
             if let Ok(t) = serde_json::to_string_pretty(&status) {
-                let _ = report::write_atomically(&dir.join("status.json"), &t);
+                let _ = write_atomically(&dir.join("status.json"), &t);
             }
         }
         jobs.insert(
@@ -299,8 +314,8 @@ async fn submit(
     let dir = job_dir(&app, &id);
     let spec_text = serde_json::to_string_pretty(&spec).unwrap_or_default();
     if std::fs::create_dir_all(&dir).is_err()
-        || report::write_atomically(&dir.join("league.toml"), text).is_err()
-        || report::write_atomically(&dir.join("job.json"), &spec_text).is_err()
+        || write_atomically(&dir.join("league.toml"), text).is_err()
+        || write_atomically(&dir.join("job.json"), &spec_text).is_err()
     {
         return error(StatusCode::INTERNAL_SERVER_ERROR, "cannot store the job");
     }
@@ -608,113 +623,109 @@ fn run_job(
         cancel: Some(stop),
         ..solve::Options::default()
     };
-    // A rerun solves a changed league; alternatives solve several drafts.
-    let mut rerun = None;
-    let (solve_league, solved, drafts) = match (&spec.current, &spec.from) {
-        (Some(current), Some(from)) => {
-            let from = model::parse_iso_date(from).ok_or("from is not a date")?;
-            let list = check::parse_fixtures(&league, current.as_bytes(), "current.csv")
-                .map_err(|e| e.to_string())?;
-            if let Some(bad) = list.unreadable.first() {
-                return Err(format!("current.csv: {bad}"));
-            }
-            let gone: Vec<usize> = spec
-                .withdraw
-                .iter()
-                .filter_map(|t| league.team_by_name(t))
-                .collect();
-            let plan = crate::reschedule::plan(&league, &list.rows, from, &gone);
-            let solved =
-                solve::solve(&plan.league, &plan.options(&opts)).map_err(|e| e.to_string())?;
-            rerun = Some(list.rows);
-            (plan.league, solved, Vec::new())
-        }
-        _ => match spec.alternatives {
-            Some(k) if k > 1 => {
-                let mut all = solve::alternatives(&league, &opts, k).map_err(|e| e.to_string())?;
-                let first = all.remove(0);
-                (league.clone(), first, all)
-            }
-            _ => {
-                let solved = solve::solve(&league, &opts).map_err(|e| e.to_string())?;
-                (league.clone(), solved, Vec::new())
-            }
-        },
-    };
-    let league = solve_league;
     let mut done = Done {
         state: String::new(),
         fixtures: None,
         breaks: None,
         valid: None,
-        objective: solved.objective,
-        bound: solved.bound,
+        objective: None,
+        bound: None,
         gap: None,
         messages: Vec::new(),
         moves: None,
         drafts: None,
     };
-    let Some(schedule) = &solved.schedule else {
-        match solved.outcome {
-            solve::Outcome::Infeasible(reasons) => {
-                done.state = "infeasible".into();
-                done.messages = reasons;
-            }
-            _ => {
-                done.state = "timed-out".into();
-                done.messages = vec![format!(
-                    "no valid schedule found within {time_limit} seconds"
-                )];
-            }
+    // Everything below goes through the pipeline: only checked lists come back, and a
+    // cancelled job gets none, so it writes nothing and offers nothing to download.
+    let result = match (&spec.current, &spec.from) {
+        (Some(current), Some(from)) => {
+            rerun_job(&league, current, from, &spec, &opts, &dir).map(|(solution, moves)| {
+                done.moves = Some(moves);
+                vec![solution]
+            })
         }
-        return Ok(done);
+        _ => match spec.alternatives {
+            Some(k) if k > 1 => pipeline::drafts(&league, &opts, k).map(|d| {
+                if let Some(why) = &d.stopped {
+                    done.messages = why.lines();
+                }
+                d.drafts
+            }),
+            _ => pipeline::solve(&league, &opts).map(|s| vec![s]),
+        },
     };
-    let csv = report::csv_string(&league, schedule);
-    let list = check::parse_fixtures(&league, csv.as_bytes(), "fixtures.csv")
-        .map_err(|e| e.to_string())?;
-    let r = check::check(&league, &list);
-    done.valid = Some(r.is_valid());
-    done.fixtures = Some(r.quality.fixtures);
-    done.breaks = Some(r.quality.breaks);
-    if let solve::Outcome::Feasible { gap } = solved.outcome {
-        done.gap = gap.is_finite().then_some(gap);
-    } else {
-        done.gap = Some(0.0);
-    }
-    report::write_atomically(&dir.join("fixtures.csv"), &csv).map_err(|e| e.to_string())?;
-    if let Some(rows) = &rerun {
-        let changes = crate::reschedule::diff(&league, rows, schedule);
-        done.moves = Some(
-            changes
-                .iter()
-                .filter(|c| c.status == crate::reschedule::Status::Moved)
-                .count(),
-        );
-        let diff = crate::reschedule::diff_csv(&league, &changes);
-        let text = crate::reschedule::club_summary(&league, &changes);
-        report::write_atomically(&dir.join("fixtures.diff.csv"), &diff)
-            .map_err(|e| e.to_string())?;
-        report::write_atomically(&dir.join("changes.txt"), &text).map_err(|e| e.to_string())?;
-    }
-    if !drafts.is_empty() || spec.alternatives.is_some_and(|k| k > 1) {
-        report::write_atomically(&dir.join("draft-1.csv"), &csv).map_err(|e| e.to_string())?;
-        let mut n = 1;
-        for d in &drafts {
-            if let Some(s) = &d.schedule {
-                n += 1;
-                let text = report::csv_string(&league, s);
-                report::write_atomically(&dir.join(format!("draft-{n}.csv")), &text)
-                    .map_err(|e| e.to_string())?;
+    let solutions = match result {
+        Ok(s) => s,
+        Err(pipeline::Failure::Solver(e)) => return Err(e),
+        Err(e) => {
+            done.state = match &e {
+                pipeline::Failure::Infeasible { .. } => "infeasible",
+                pipeline::Failure::TimedOut { .. } => "timed-out",
+                pipeline::Failure::Cancelled => "cancelled",
+                _ => "failed",
             }
+            .into();
+            done.messages = e.lines();
+            return Ok(done);
         }
-        done.drafts = Some(n);
+    };
+    let first = &solutions[0];
+    let q = &first.checked.report().quality;
+    done.valid = Some(true);
+    done.fixtures = Some(q.fixtures);
+    done.breaks = Some(q.breaks);
+    done.objective = first.solved.objective;
+    done.bound = first.solved.bound;
+    done.gap = match first.solved.outcome {
+        solve::Outcome::Feasible { gap } => gap.is_finite().then_some(gap),
+        solve::Outcome::Optimal { .. } => first
+            .solved
+            .objective
+            .zip(first.solved.bound)
+            .map(|(o, b)| solve::relative_gap(o, b)),
+        _ => None,
+    };
+    let save = |name: &str, c: &pipeline::Checked| {
+        pipeline::save(&dir.join(name), c).map_err(|e| e.to_string())
+    };
+    save("fixtures.csv", &first.checked)?;
+    if spec.alternatives.is_some_and(|k| k > 1) && spec.current.is_none() {
+        for (i, d) in solutions.iter().enumerate() {
+            save(&format!("draft-{}.csv", i + 1), &d.checked)?;
+        }
+        done.drafts = Some(solutions.len());
     }
-    let files = report::site::site(&league, &list.rows);
+    let files = report::site::site(&league, first.checked.list());
     report::site::write_site(&dir.join("report"), &files).map_err(|e| e.to_string())?;
-    done.state = if r.is_valid() { "done" } else { "failed" }.into();
-    if !r.is_valid() {
-        done.messages =
-            vec!["internal error: the solver's schedule fails the independent check".into()];
-    }
+    done.state = "done".into();
     Ok(done)
+}
+
+/// A rerun job: the new list, and the fixtures moved; the diff and club summary written.
+fn rerun_job(
+    league: &model::League,
+    current: &str,
+    from: &str,
+    spec: &JobSpec,
+    opts: &solve::Options,
+    dir: &Path,
+) -> Result<(pipeline::Solution, usize), pipeline::Failure> {
+    let bad = |e: String| pipeline::Failure::Solver(e);
+    let from = model::parse_iso_date(from).ok_or_else(|| bad("from is not a date".into()))?;
+    let list = check::parse_fixtures(league, current.as_bytes(), "current.csv")
+        .map_err(|e| bad(e.to_string()))?;
+    if let Some(v) = list.unreadable.first() {
+        return Err(bad(format!("current.csv: {v}")));
+    }
+    let gone: Vec<usize> = spec
+        .withdraw
+        .iter()
+        .filter_map(|t| league.team_by_name(t))
+        .collect();
+    let r = pipeline::rerun(league, &list.to_neutral(league), from, &gone, opts)?;
+    let moves = r.count(crate::reschedule::Status::Moved);
+    write_atomically(&dir.join("fixtures.diff.csv"), &r.diff_csv)
+        .map_err(|e| bad(e.to_string()))?;
+    write_atomically(&dir.join("changes.txt"), &r.summary).map_err(|e| bad(e.to_string()))?;
+    Ok((r.solution, moves))
 }

@@ -6,9 +6,9 @@
 //! possible; they are reported by team, venue, club and date, in words a fixtures secretary
 //! can act on.
 
-use super::{run_mip, Options, RunSpec, SolveError};
+use super::{run_mip, Options, RunSpec, RunStatus, SolveError};
 use crate::formulate::{self, Slack};
-use crate::model::{League, TeamId, Unplayable, Weights};
+use crate::model::{League, Rerun, TeamId, Unplayable, Weights};
 use chrono::NaiveDate;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -23,19 +23,31 @@ pub struct Relaxation {
     pub rule: String,
     /// The team, club, venue or division concerned.
     pub who: String,
+    /// The dates concerned (empty for a rule that concerns no date).
     pub dates: Vec<NaiveDate>,
     /// The relaxation in plain words.
     pub message: String,
+}
+
+/// The relaxations the elastic model found, and whether HiGHS proved them the fewest.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Explanation {
+    /// Relaxations that together make a schedule possible.
+    pub relaxations: Vec<Relaxation>,
+    /// True when HiGHS proved no cheaper set exists; false when this is the best it found
+    /// within its time.
+    pub proven_smallest: bool,
 }
 
 /// The fewest relaxations the elastic model finds within `time_limit` seconds; `None` when it
 /// finds none in time (or the league is feasible after all).
 pub fn explain(
     league: &League,
+    rerun: &Rerun,
     opts: &Options,
     time_limit: f64,
-) -> Result<Option<Vec<Relaxation>>, SolveError> {
-    let cand = formulate::candidates_elastic(league);
+) -> Result<Option<Explanation>, SolveError> {
+    let cand = formulate::candidates_elastic(league, rerun);
     if cand.by_fixture.iter().any(|s| s.is_empty()) {
         return Ok(None); // some fixture has no date even relaxed: the pre-checks said why
     }
@@ -229,5 +241,8 @@ pub fn explain(
             message,
         });
     }
-    Ok((!out.is_empty()).then_some(out))
+    Ok((!out.is_empty()).then_some(Explanation {
+        relaxations: out,
+        proven_smallest: run.status == RunStatus::Optimal,
+    }))
 }

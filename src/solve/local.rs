@@ -122,8 +122,8 @@ impl<'a> Anneal<'a> {
             .fixtures_of
             .iter()
             .enumerate()
-            .map(|(t, fs)| {
-                let (lo, hi) = league.home_range(t, fs.len());
+            .map(|(t, _)| {
+                let (lo, hi) = cand.home_range(league, t);
                 (lo as i32, hi as i32)
             })
             .collect();
@@ -190,10 +190,10 @@ impl<'a> Anneal<'a> {
         a
     }
 
-    /// Keeps the schedule apart from earlier drafts (see `Options::differ_from`), and prices
-    /// moves away from the current schedule when rescheduling (`Options::preferred`).
-    pub(crate) fn differing(mut self, opts: &super::Options) -> Self {
-        if !opts.preferred.is_empty() {
+    /// Keeps the schedule apart from earlier drafts (see `Steer::differ_from`), and prices
+    /// moves away from the current schedule when rescheduling (`Steer::preferred`).
+    pub(crate) fn differing(mut self, opts: &super::Steer) -> Self {
+        if opts.rescheduling() {
             for (s, slot) in self.cand.slots.iter().enumerate() {
                 self.avoid[s] += opts.slot_cost(slot.fixture, slot.home, slot.date);
             }
@@ -649,7 +649,7 @@ mod tests {
     fn objective_matches_the_mip() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/instances/sussex-2026-7.toml");
         let league = crate::model::read_league(std::path::Path::new(path)).unwrap();
-        let cand = formulate::candidates(&league).unwrap();
+        let cand = formulate::candidates(&league, &crate::model::Rerun::default());
         let opts = Options::default();
         let started = Instant::now();
         let rules_only = Weights::avoid_only();

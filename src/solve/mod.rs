@@ -1,22 +1,25 @@
-//! The HiGHS backend: builds the model, solves it with several random seeds in parallel
-//! on rayon, and keeps the best valid result.
+//! The HiGHS backend: builds the model, runs one search per random seed in parallel on rayon
+//! (`search`: first valid schedule, annealing, fix-and-optimise, final bounded run), and keeps
+//! the best valid result.
 //!
 //! The outcome of a solve (`Optimal`, `Feasible`, `Infeasible`, `TimedOut`) is kept apart
-//! from errors (`SolveError`), which mean the solver itself failed.
+//! from errors (`SolveError`), which mean the solver itself failed. Figures never claim more
+//! than was proven: "optimal" only where the bound shows the gap within `Options::gap`, and a
+//! bound above the schedule's objective is an error, never capped.
 
-use crate::formulate::{self, Candidates};
-use crate::model::Weights;
-use crate::model::{DivisionId, League, TeamId};
+use crate::formulate::{self, precheck, Candidates};
+use crate::model::{FixtureList, League, Match, Rerun, TeamId, Weights};
 use chrono::NaiveDate;
 use good_lp::{solvers::highs::highs as highs_backend, SolverModel};
 use rayon::prelude::*;
 use std::time::Instant;
 
 mod explain;
-mod improve;
 mod local;
+mod search;
 
-pub use explain::{explain, Relaxation};
+pub use crate::model::sort_matches;
+pub use explain::{explain, Explanation, Relaxation};
 
 /// A small deterministic random number generator (PCG-style LCG), so a seed gives one answer.
 pub(crate) struct Rng(u64);
@@ -48,28 +51,16 @@ impl Rng {
     }
 }
 
-/// One match of a schedule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Match {
-    pub date: NaiveDate,
-    pub division: DivisionId,
-    pub home: TeamId,
-    pub away: TeamId,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Schedule {
-    pub matches: Vec<Match>,
-}
-
+/// What the search needs: its time, seeds, threads, target gap, weights and reporting.
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// Seconds for each HiGHS run.
+    /// Seconds for the whole solve.
     pub time_limit: f64,
+    /// The seed of the first search; search i has seed `seed + i`.
     pub seed: u64,
-    /// Parallel HiGHS runs (one thread each).
+    /// Parallel searches (one HiGHS thread each).
     pub threads: usize,
-    /// Relative MIP gap at which a run stops.
+    /// Relative MIP gap at which a run stops, and within which a schedule is called optimal.
     pub gap: f64,
     /// Replaces the league file's weights.
     pub weights: Option<Weights>,
@@ -78,8 +69,16 @@ pub struct Options {
     /// Told of each improvement (incumbent, best bound so far, seconds), e.g. by the service.
     pub on_progress: Option<ProgressSink>,
     /// Set to stop early (the service's cancel): the search ends at its next check, within a
-    /// second or so, keeping the best schedule found.
+    /// second or so.
     pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// What a draft or a rerun adds to the plain solve.
+    pub steer: Steer,
+}
+
+/// What a draft or a rerun adds to a solve: schedules to keep apart from, a current schedule
+/// to stay close to, and the rerun's state.
+#[derive(Debug, Clone)]
+pub struct Steer {
     /// Earlier drafts, each as the date of every fixture (in the order of
     /// `League::fixtures`): the schedule puts at most `max_same` of its fixtures on the same
     /// date as each of them.
@@ -90,33 +89,31 @@ pub struct Options {
     /// `League::fixtures`; empty, or `None` for a fixture with no current slot. Leaving it
     /// costs `move_cost`, plus `day_cost` per day it moves; the solve starts from it.
     pub preferred: Vec<Option<(TeamId, NaiveDate)>>,
+    /// The cost of moving a fixture from its current slot.
     pub move_cost: f64,
+    /// The cost of each day a fixture moves.
     pub day_cost: f64,
+    /// Rescheduling: the first movable date and the scratched fixtures.
+    pub rerun: Rerun,
 }
 
-/// A callback for progress: (incumbent objective, bound or -inf, seconds since the start).
-#[derive(Clone)]
-pub struct ProgressSink(pub std::sync::Arc<dyn Fn(f64, f64, f64) + Send + Sync>);
-
-impl std::fmt::Debug for ProgressSink {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("ProgressSink")
-    }
-}
-
-impl Options {
-    /// Whether `cancel` is set.
-    pub(crate) fn cancelled(&self) -> bool {
-        self.cancel
-            .as_ref()
-            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
-    }
-
-    /// Passes an improvement to `on_progress`, if any.
-    pub(crate) fn tell(&self, incumbent: f64, bound: f64, seconds: f64) {
-        if let Some(sink) = &self.on_progress {
-            (sink.0)(incumbent, bound, seconds);
+impl Default for Steer {
+    fn default() -> Self {
+        Steer {
+            differ_from: Vec::new(),
+            max_same: 0.7,
+            preferred: Vec::new(),
+            move_cost: 10_000.0,
+            day_cost: 10.0,
+            rerun: Rerun::default(),
         }
+    }
+}
+
+impl Steer {
+    /// Whether this solve stays close to a current schedule (a rerun).
+    pub(crate) fn rescheduling(&self) -> bool {
+        !self.preferred.is_empty()
     }
 
     /// The cost of putting fixture `f` in `slot` (rescheduling: 0 where it is now).
@@ -144,6 +141,32 @@ impl Options {
     }
 }
 
+/// A callback for progress: (incumbent objective, bound or -inf, seconds since the start).
+#[derive(Clone)]
+pub struct ProgressSink(pub std::sync::Arc<dyn Fn(f64, f64, f64) + Send + Sync>);
+
+impl std::fmt::Debug for ProgressSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ProgressSink")
+    }
+}
+
+impl Options {
+    /// Whether `cancel` is set.
+    pub fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
+    /// Passes an improvement to `on_progress`, if any.
+    pub(crate) fn tell(&self, incumbent: f64, bound: f64, seconds: f64) {
+        if let Some(sink) = &self.on_progress {
+            (sink.0)(incumbent, bound, seconds);
+        }
+    }
+}
+
 impl Default for Options {
     fn default() -> Self {
         Options {
@@ -155,48 +178,126 @@ impl Default for Options {
             progress: false,
             on_progress: None,
             cancel: None,
-            differ_from: Vec::new(),
-            max_same: 0.7,
-            preferred: Vec::new(),
-            move_cost: 10_000.0,
-            day_cost: 10.0,
+            steer: Steer::default(),
         }
     }
 }
 
+/// How a solve ended.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
-    /// Proven best for the objective.
-    Optimal,
-    /// Valid, within `gap` of the proven bound.
-    Feasible { gap: f64 },
+    /// Proven within `gap_limit` (the `--gap` asked for) of the best possible: the bound shows
+    /// it. With `gap_limit` 0 it is proven best.
+    Optimal {
+        /// The relative gap the solve was asked to prove.
+        gap_limit: f64,
+    },
+    /// Valid; `gap` is the proven relative gap to the bound (infinite without a bound).
+    Feasible {
+        /// The relative gap between the schedule's objective and the bound.
+        gap: f64,
+    },
     /// No valid schedule exists; the reasons, in plain words.
     Infeasible(Vec<String>),
     /// The time limit passed with no valid schedule.
     TimedOut,
 }
 
+impl Outcome {
+    /// The outcome in words: "optimal", "optimal within 5%", "feasible, gap 12.30%", ...
+    pub fn describe(&self) -> String {
+        match self {
+            Outcome::Optimal { gap_limit } if *gap_limit <= 0.0 => "optimal".into(),
+            Outcome::Optimal { gap_limit } => {
+                format!("optimal within {}%", percent(*gap_limit))
+            }
+            Outcome::Feasible { gap } if gap.is_finite() => {
+                format!("feasible, gap {:.2}%", gap * 100.0)
+            }
+            Outcome::Feasible { .. } => "feasible, no bound proven".into(),
+            Outcome::Infeasible(_) => "infeasible".into(),
+            Outcome::TimedOut => "timed out".into(),
+        }
+    }
+
+    /// One word for scripts: optimal (proven, gap 0), optimal-within (within `--gap` > 0),
+    /// feasible, infeasible or timed-out.
+    pub fn key(&self) -> &'static str {
+        match self {
+            Outcome::Optimal { gap_limit } if *gap_limit <= 0.0 => "optimal",
+            Outcome::Optimal { .. } => "optimal-within",
+            Outcome::Feasible { .. } => "feasible",
+            Outcome::Infeasible(_) => "infeasible",
+            Outcome::TimedOut => "timed-out",
+        }
+    }
+}
+
+/// A share as a percentage with no more digits than it needs: 5, 0.01, 12.5.
+fn percent(share: f64) -> String {
+    let s = format!("{:.4}", share * 100.0);
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// What a solve returns: its outcome, the best schedule and the figures behind them.
 #[derive(Debug, Clone)]
 pub struct Solved {
+    /// How it ended.
     pub outcome: Outcome,
-    pub schedule: Option<Schedule>,
+    /// The best valid schedule, if any (not yet verified: the pipeline does that).
+    pub schedule: Option<FixtureList>,
+    /// The schedule's objective (None when no run of the full objective valued it).
     pub objective: Option<f64>,
     /// The best proven lower bound on the objective.
     pub bound: Option<f64>,
+    /// Seconds the solve took.
     pub seconds: f64,
     /// Seconds until the first run returned a valid schedule.
     pub first_valid_seconds: Option<f64>,
+    /// HiGHS runs that decided the result.
     pub runs: usize,
+    /// Columns of the last model solved.
     pub columns: usize,
+    /// Rows of the last model solved.
     pub rows: usize,
     /// When infeasible: the fewest relaxations of the rules that would make a schedule possible.
     pub relaxations: Vec<Relaxation>,
+    /// Whether `relaxations` were proven the fewest (else: the best found in time).
+    pub relaxations_proven: bool,
 }
 
+impl Solved {
+    fn nothing(outcome: Outcome, seconds: f64) -> Solved {
+        Solved {
+            outcome,
+            schedule: None,
+            objective: None,
+            bound: None,
+            seconds,
+            first_valid_seconds: None,
+            runs: 0,
+            columns: 0,
+            rows: 0,
+            relaxations: Vec::new(),
+            relaxations_proven: false,
+        }
+    }
+}
+
+/// The solver itself failed; not an answer about the league.
 #[derive(Debug, thiserror::Error)]
 pub enum SolveError {
+    /// HiGHS or the thread pool failed.
     #[error("the solver failed: {0}")]
     Backend(String),
+    /// A proven lower bound above a valid schedule's objective: a bug, never reported as a gap.
+    #[error("internal error: the solver's bound {bound} is above the objective {objective} of its own schedule (please report it)")]
+    BoundAboveObjective {
+        /// The bound HiGHS reported.
+        bound: f64,
+        /// The objective of the best schedule.
+        objective: f64,
+    },
 }
 
 /// What one HiGHS run returned.
@@ -219,25 +320,24 @@ pub(crate) enum RunStatus {
     NoSolution,
 }
 
+/// Test hook: with `FIXTURES_TEST_FAULT=bound-above-objective` in the environment the best
+/// bound is raised above the objective, to show that such a bound is reported as an internal
+/// error (exit 4), never capped. Nothing else reads this variable.
+fn injected_bound_fault() -> bool {
+    std::env::var("FIXTURES_TEST_FAULT").is_ok_and(|v| v == "bound-above-objective")
+}
+
+/// Solves a league: pre-checks, then one search per seed in parallel, then the honest outcome.
 pub fn solve(league: &League, opts: &Options) -> Result<Solved, SolveError> {
     let started = Instant::now();
-    let cand = match formulate::candidates(league) {
-        Ok(c) => c,
-        Err(imp) => {
-            return Ok(Solved {
-                outcome: Outcome::Infeasible(imp.0),
-                schedule: None,
-                objective: None,
-                bound: None,
-                seconds: started.elapsed().as_secs_f64(),
-                first_valid_seconds: None,
-                runs: 0,
-                columns: 0,
-                rows: 0,
-                relaxations: Vec::new(),
-            })
-        }
-    };
+    let cand = formulate::candidates(league, &opts.steer.rerun);
+    let impossible = precheck::impossible(league, &cand);
+    if !impossible.is_empty() {
+        return Ok(Solved::nothing(
+            Outcome::Infeasible(impossible),
+            started.elapsed().as_secs_f64(),
+        ));
+    }
     let threads = opts.threads.max(1);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -246,126 +346,81 @@ pub fn solve(league: &League, opts: &Options) -> Result<Solved, SolveError> {
     let seeds: Vec<u64> = (0..threads as u64)
         .map(|i| opts.seed.wrapping_add(i))
         .collect();
-    let weights = opts.weights.unwrap_or(league.weights);
-    let first_weights = Weights {
-        avoid: weights.avoid,
-        ..Weights::avoid_only()
-    };
-    let improve = first_weights != weights;
-    let rescheduling = !opts.preferred.is_empty();
-    // Per seed: first a valid schedule from the model without quality terms (fast), then,
-    // in the time left, the full objective.
-    let results: Vec<Result<(Run, Option<Run>), SolveError>> = pool.install(|| {
+    let results: Vec<Result<search::Found, SolveError>> = pool.install(|| {
         seeds
             .par_iter()
-            .map(|&seed| {
-                let left = || opts.time_limit - started.elapsed().as_secs_f64();
-                // Rescheduling starts from the current schedule; compact divisions from the
-                // Berger tables.
-                let current: Option<Vec<f64>> = if rescheduling {
-                    let here = |s: &formulate::Slot| {
-                        matches!(opts.preferred.get(s.fixture), Some(Some(p)) if *p == (s.home, s.date))
-                    };
-                    Some(cand.slots.iter().map(|s| f64::from(u8::from(here(s)))).collect())
-                } else {
-                    berger_start(league, &cand)
-                };
-                let first = run_once(
-                    league,
-                    &cand,
-                    opts,
-                    started,
-                    &RunSpec {
-                        weights: &first_weights,
-                        seed,
-                        time_limit: left(),
-                        max_nodes: None,
-                        start: current.as_deref(),
-                        teams: None,
-                    },
-                )?;
-                if first.chosen.is_some() {
-                    // A valid schedule exists; its value is on other terms than the full objective.
-                    opts.tell(f64::NAN, f64::NEG_INFINITY, first.seconds);
-                }
-                let second = match &first.chosen {
-                    // Rescheduling with nothing moved: any change would cost a move, more than
-                    // quality can repay, so the current schedule stands.
-                    Some(chosen) if improve && !(rescheduling && opts.unmoved(&cand, chosen)) => Some(improve::improve(
-                        league, &cand, &weights, opts, seed, started, chosen,
-                    )?),
-                    _ => None,
-                };
-                Ok((first, second))
-            })
+            .map(|&seed| search::Search::new(league, &cand, opts, seed, started).run())
             .collect()
     });
-    let mut firsts = Vec::new();
-    let mut seconds_runs = Vec::new();
+    let mut found = Vec::new();
     for r in results {
-        let (first, second) = r?;
-        firsts.push(first);
-        seconds_runs.extend(second);
+        found.push(r?);
     }
-    let seconds = started.elapsed().as_secs_f64();
+    conclude(league, &cand, opts, started, found)
+}
+
+/// The best schedule of the searches, with an outcome that claims no more than was proven.
+fn conclude(
+    league: &League,
+    cand: &Candidates,
+    opts: &Options,
+    started: Instant,
+    found: Vec<search::Found>,
+) -> Result<Solved, SolveError> {
+    let firsts: Vec<&Run> = found.iter().map(|f| &f.first).collect();
+    let bests: Vec<&Run> = found.iter().filter_map(|f| f.best.as_ref()).collect();
     let first_valid_seconds = firsts
         .iter()
         .filter(|r| r.chosen.is_some())
         .map(|r| r.seconds)
         .min_by(f64::total_cmp);
-    let last = firsts.iter().chain(&seconds_runs).last();
+    let last = firsts.iter().chain(&bests).last();
     let (columns, rows) = last.map_or((0, 0), |r| (r.columns, r.rows));
     let base = Solved {
-        outcome: Outcome::TimedOut,
-        schedule: None,
-        objective: None,
-        bound: None,
-        seconds,
         first_valid_seconds,
-        runs: firsts.len() + seconds_runs.len(),
+        runs: firsts.len() + bests.len(),
         columns,
         rows,
-        relaxations: Vec::new(),
+        ..Solved::nothing(Outcome::TimedOut, started.elapsed().as_secs_f64())
     };
-    // The runs of the full objective decide; the first phase is the fallback.
-    let (runs, proven) = if seconds_runs.iter().any(|r| r.chosen.is_some()) || !improve {
-        (if improve { &seconds_runs } else { &firsts }, true)
+    // The runs of the full objective decide; where the first run already used it (no quality
+    // weights), it is one of them.
+    let full_objective = found.iter().all(|f| f.first_is_full);
+    let runs: &[&Run] = if bests.iter().any(|r| r.chosen.is_some()) {
+        &bests
+    } else if full_objective {
+        &firsts
     } else {
-        (&firsts, false)
+        &[]
     };
-    let bound = runs
-        .iter()
-        .map(|r| r.bound)
-        .filter(|b| b.is_finite())
-        .max_by(f64::total_cmp);
-    // The best run: lowest objective, then lowest seed, so a seed gives one answer.
     let best = runs.iter().filter(|r| r.chosen.is_some()).min_by(|a, b| {
         a.objective
             .total_cmp(&b.objective)
             .then(a.seed.cmp(&b.seed))
     });
     if let Some(best) = best {
-        let schedule = schedule_of(&cand, best.chosen.as_deref().unwrap_or(&[]), league);
-        if !proven {
-            // Valid, but the quality model found nothing in time: no bound to report.
-            return Ok(Solved {
-                outcome: Outcome::Feasible { gap: f64::INFINITY },
-                schedule: Some(schedule),
-                ..base
+        let schedule = schedule_of(cand, best.chosen.as_deref().unwrap_or(&[]), league);
+        let mut bound = runs
+            .iter()
+            .map(|r| r.bound)
+            .filter(|b| b.is_finite())
+            .max_by(f64::total_cmp);
+        if injected_bound_fault() {
+            bound = Some(best.objective + 1.0);
+        }
+        // Tolerances of HiGHS's own: a bound a hair above is rounding, more is a bug.
+        let tolerance = 1e-6 * best.objective.abs().max(1.0);
+        if let Some(b) = bound.filter(|b| *b > best.objective + tolerance) {
+            return Err(SolveError::BoundAboveObjective {
+                bound: b,
+                objective: best.objective,
             });
         }
-        let bound_found = bound.is_some();
-        let bound = bound.map_or(f64::NEG_INFINITY, |b| b.min(best.objective));
-        let gap = if bound_found {
-            relative_gap(best.objective, bound)
-        } else {
-            f64::INFINITY
-        };
-        // Optimal only when proven: by a run's status, or by a finite bound meeting the objective.
-        let proven_optimal =
-            runs.iter().any(|r| r.status == RunStatus::Optimal) || (bound_found && gap <= 1e-9);
-        let outcome = if proven_optimal {
-            Outcome::Optimal
+        let gap = bound.map_or(f64::INFINITY, |b| relative_gap(best.objective, b));
+        let outcome = if gap <= opts.gap {
+            Outcome::Optimal {
+                gap_limit: opts.gap,
+            }
         } else {
             Outcome::Feasible { gap }
         };
@@ -373,31 +428,60 @@ pub fn solve(league: &League, opts: &Options) -> Result<Solved, SolveError> {
             outcome,
             schedule: Some(schedule),
             objective: Some(best.objective),
-            bound: bound_found.then_some(bound),
+            bound,
+            ..base
+        });
+    }
+    if let Some(first) = firsts.iter().find(|r| r.chosen.is_some()) {
+        // Valid, but no run of the full objective valued a schedule in time: no bound, no
+        // objective to report.
+        return Ok(Solved {
+            outcome: Outcome::Feasible { gap: f64::INFINITY },
+            schedule: Some(schedule_of(
+                cand,
+                first.chosen.as_deref().unwrap_or(&[]),
+                league,
+            )),
             ..base
         });
     }
     if firsts.iter().any(|r| r.status == RunStatus::Infeasible) {
-        // Why: the fewest relaxations that make a schedule possible (the elastic model).
-        let left = (opts.time_limit - started.elapsed().as_secs_f64()).clamp(5.0, 30.0);
-        let relaxations = explain(league, opts, left)?.unwrap_or_default();
-        let mut reasons = vec![if relaxations.is_empty() {
-            "no schedule satisfies all the rules together (every fixture has possible dates and \
-             every team has enough of them, but not all at once)"
-                .to_string()
-        } else {
-            "no schedule satisfies all the rules together; one would exist if all of these were \
-             allowed (the fewest relaxations the solver found):"
-                .to_string()
-        }];
-        reasons.extend(relaxations.iter().map(|r| r.message.clone()));
-        return Ok(Solved {
-            outcome: Outcome::Infeasible(reasons),
-            relaxations,
-            ..base
-        });
+        return infeasible(league, opts, started, base);
     }
     Ok(base)
+}
+
+/// No schedule satisfies the rules: why, from the elastic model.
+fn infeasible(
+    league: &League,
+    opts: &Options,
+    started: Instant,
+    base: Solved,
+) -> Result<Solved, SolveError> {
+    let left = (opts.time_limit - started.elapsed().as_secs_f64()).clamp(5.0, 30.0);
+    let explanation = explain(league, &opts.steer.rerun, opts, left)?;
+    let (relaxations, proven) =
+        explanation.map_or((Vec::new(), false), |e| (e.relaxations, e.proven_smallest));
+    let mut reasons = vec![if relaxations.is_empty() {
+        "no schedule satisfies all the rules together (every fixture has possible dates and \
+         every team has enough of them, but not all at once)"
+            .to_string()
+    } else if proven {
+        "no schedule satisfies all the rules together; one would exist if all of these were \
+         allowed (proven the fewest relaxations):"
+            .to_string()
+    } else {
+        "no schedule satisfies all the rules together; one would exist if all of these were \
+         allowed (the fewest relaxations the solver found in time, not proven the fewest):"
+            .to_string()
+    }];
+    reasons.extend(relaxations.iter().map(|r| r.message.clone()));
+    Ok(Solved {
+        outcome: Outcome::Infeasible(reasons),
+        relaxations,
+        relaxations_proven: proven,
+        ..base
+    })
 }
 
 /// HiGHS's relative gap: |obj - bound| / max(|obj|, 1e-6)... but 0 when both are 0.
@@ -431,13 +515,14 @@ pub(crate) fn run_once(
     spec: &RunSpec,
 ) -> Result<Run, SolveError> {
     let mut mip = formulate::build_for(league, cand, spec.weights, spec.teams);
-    let max_same = opts.max_same_count(cand.fixtures.len());
-    for earlier in &opts.differ_from {
+    let steer = &opts.steer;
+    let max_same = steer.max_same_count(cand.fixtures.len());
+    for earlier in &steer.differ_from {
         formulate::rules::differ_from(cand, &mut mip, earlier, max_same);
     }
-    if !opts.preferred.is_empty() {
+    if steer.rescheduling() {
         for (s, slot) in cand.slots.iter().enumerate() {
-            let c = opts.slot_cost(slot.fixture, slot.home, slot.date);
+            let c = steer.slot_cost(slot.fixture, slot.home, slot.date);
             if c > 0.0 {
                 mip.objective += c * mip.x[s];
             }
@@ -531,8 +616,8 @@ fn set_option<V: highs::HighsOptionValue>(
         .map_err(|e| SolveError::Backend(format!("HiGHS option {name}: {e:?}")))
 }
 
-fn schedule_of(cand: &Candidates, chosen: &[usize], league: &League) -> Schedule {
-    let mut matches: Vec<Match> = chosen
+fn schedule_of(cand: &Candidates, chosen: &[usize], league: &League) -> FixtureList {
+    let matches: Vec<Match> = chosen
         .iter()
         .map(|&s| {
             let slot = cand.slots[s];
@@ -544,14 +629,13 @@ fn schedule_of(cand: &Candidates, chosen: &[usize], league: &League) -> Schedule
             }
         })
         .collect();
-    sort_matches(&mut matches, league);
-    Schedule { matches }
+    FixtureList::new(matches, league)
 }
 
 /// A start for compact divisions: the FIDE Berger table (team i of the division is player
 /// i + 1, White at home, round r on the r-th round date), which has the fewest breaks; `None`
 /// when the league has no compact division. Slots the rules rule out are left out.
-fn berger_start(league: &League, cand: &Candidates) -> Option<Vec<f64>> {
+pub(crate) fn berger_start(league: &League, cand: &Candidates) -> Option<Vec<f64>> {
     let mut start = vec![0.0; cand.slots.len()];
     let mut any = false;
     for div in &league.divisions {
@@ -581,7 +665,7 @@ fn berger_start(league: &League, cand: &Candidates) -> Option<Vec<f64>> {
 }
 
 /// The date of each fixture (in the order of `League::fixtures`) in a schedule of the league.
-pub fn fixture_dates(league: &League, schedule: &Schedule) -> Vec<NaiveDate> {
+pub fn fixture_dates(league: &League, schedule: &FixtureList) -> Vec<NaiveDate> {
     let fixtures = league.fixtures();
     let mut index = std::collections::HashMap::new();
     for (i, f) in fixtures.iter().enumerate() {
@@ -613,7 +697,8 @@ pub fn date_difference(a: &[NaiveDate], b: &[NaiveDate]) -> f64 {
 
 /// `k` drafts, each as good as the solver makes it in `time_limit / k` seconds and each with at
 /// least `1 - max_same` of its fixtures on other dates than every earlier draft. Stops early
-/// when a draft cannot be found; the last entry then says why.
+/// when a draft cannot be found (the last entry then has no schedule, and its outcome says
+/// why) or when cancelled.
 pub fn alternatives(league: &League, opts: &Options, k: usize) -> Result<Vec<Solved>, SolveError> {
     let k = k.max(1);
     let mut out: Vec<Solved> = Vec::new();
@@ -625,7 +710,10 @@ pub fn alternatives(league: &League, opts: &Options, k: usize) -> Result<Vec<Sol
         let o = Options {
             time_limit: opts.time_limit / k as f64,
             seed: opts.seed.wrapping_add(1000 * i as u64),
-            differ_from: earlier.clone(),
+            steer: Steer {
+                differ_from: earlier.clone(),
+                ..opts.steer.clone()
+            },
             ..opts.clone()
         };
         let solved = solve(league, &o)?;
@@ -637,14 +725,4 @@ pub fn alternatives(league: &League, opts: &Options, k: usize) -> Result<Vec<Sol
         out.push(solved);
     }
     Ok(out)
-}
-
-/// The spec's order: date, then division (as listed in the league file), then home team name.
-pub fn sort_matches(matches: &mut [Match], league: &League) {
-    matches.sort_by(|a, b| {
-        a.date
-            .cmp(&b.date)
-            .then(a.division.cmp(&b.division))
-            .then_with(|| league.teams[a.home].name.cmp(&league.teams[b.home].name))
-    });
 }

@@ -3,7 +3,6 @@
 
 use fixtures::check::{self, Report};
 use fixtures::model::{parse_league, League};
-use fixtures::report;
 use fixtures::solve::{self, Options, Outcome, Solved};
 
 pub fn league(text: &str) -> League {

@@ -1,0 +1,512 @@
+//! One search per seed, as explicit phases sharing one time budget:
+//!
+//! 1. `first_valid`: the rules-only model (quality terms off): a valid schedule in seconds;
+//! 2. `quick_full`: a short try of the full model from it (a small league may be proven optimal);
+//! 3. `anneal`: simulated annealing (`local`), millions of cheap moves priced exactly;
+//! 4. `fix_and_optimise`: neighbourhoods (a team, a three-week window, a division) freed and
+//!    re-optimised by HiGHS from the current schedule, kept only when the whole schedule's
+//!    objective falls;
+//! 5. `final_run`: the full model from the best schedule, which gives the proven bound.
+//!
+//! Each phase's share of the time limit is in `Budget`, and nowhere else. A soft goal lives in
+//! the model (`formulate::quality`), the checker (`check::quality`) and the annealing's exact
+//! pricing (`local`); the phases here only call them.
+
+use super::local::Anneal;
+use super::{
+    berger_start, relative_gap, run_once, Options, Rng, Run, RunSpec, RunStatus, SolveError,
+};
+use crate::formulate::{Candidates, Focus, Slot};
+use crate::model::{League, Weights};
+use std::time::Instant;
+
+/// The time limit's shares, in one place.
+pub(crate) struct Budget {
+    started: Instant,
+    limit: f64,
+}
+
+impl Budget {
+    /// The quick try of the full model: this share of the limit, at most `QUICK_MAX` seconds.
+    const QUICK_SHARE: f64 = 0.1;
+    const QUICK_MAX: f64 = 5.0;
+    /// Annealing runs until this share of the limit.
+    const ANNEAL_END: f64 = 0.5;
+    /// Fix-and-optimise runs until this share; the final run has the rest.
+    const FIX_END: f64 = 0.6;
+    /// Seconds kept back from the final run (plus one per 40,000 columns): HiGHS checks its
+    /// clock only between phases, and presolving a large model takes a while.
+    const FINAL_MARGIN: f64 = 2.0;
+
+    pub(crate) fn new(started: Instant, limit: f64) -> Budget {
+        Budget { started, limit }
+    }
+
+    pub(crate) fn elapsed(&self) -> f64 {
+        self.started.elapsed().as_secs_f64()
+    }
+
+    /// Seconds left of the whole limit.
+    pub(crate) fn left(&self) -> f64 {
+        self.limit - self.elapsed()
+    }
+
+    fn quick(&self) -> f64 {
+        (self.limit * Self::QUICK_SHARE).min(Self::QUICK_MAX)
+    }
+
+    fn anneal_until(&self) -> f64 {
+        self.limit * Self::ANNEAL_END
+    }
+
+    fn fix_until(&self) -> f64 {
+        self.limit * Self::FIX_END
+    }
+
+    /// Seconds for one fix-and-optimise move: a hundredth of the limit, from 0.05 to 3 s, so
+    /// that even a one-second solve makes a few moves.
+    fn per_move(&self) -> f64 {
+        (self.limit / 100.0).clamp(0.05, 3.0)
+    }
+
+    fn final_margin(&self, columns: usize) -> f64 {
+        Self::FINAL_MARGIN + columns as f64 / 40_000.0
+    }
+}
+
+/// Branch-and-bound nodes for one move: its bound is weak, so HiGHS finds the better schedule
+/// early and would spend the rest proving it; many cheap moves beat a few proven ones.
+const MOVE_NODES: i32 = 200;
+
+/// What one search found: the first valid run, and the best run of the full objective.
+pub(crate) struct Found {
+    pub(crate) first: Run,
+    pub(crate) best: Option<Run>,
+    /// Whether the first run already used the full objective (no quality weights to improve).
+    pub(crate) first_is_full: bool,
+}
+
+/// One seed's search.
+pub(crate) struct Search<'a> {
+    league: &'a League,
+    cand: &'a Candidates,
+    opts: &'a Options,
+    seed: u64,
+    budget: Budget,
+    weights: Weights,
+    /// The rules-only weights of the first phase (avoid dates kept: they are cheap).
+    first_weights: Weights,
+}
+
+impl<'a> Search<'a> {
+    pub(crate) fn new(
+        league: &'a League,
+        cand: &'a Candidates,
+        opts: &'a Options,
+        seed: u64,
+        started: Instant,
+    ) -> Search<'a> {
+        let weights = opts.weights.unwrap_or(league.weights);
+        Search {
+            league,
+            cand,
+            opts,
+            seed,
+            budget: Budget::new(started, opts.time_limit),
+            weights,
+            first_weights: Weights {
+                avoid: weights.avoid,
+                ..Weights::avoid_only()
+            },
+        }
+    }
+
+    fn spec(&self, weights: &'a Weights, time_limit: f64) -> RunSpec<'a> {
+        RunSpec {
+            weights,
+            seed: self.seed,
+            time_limit,
+            max_nodes: None,
+            start: None,
+            teams: None,
+        }
+    }
+
+    fn say(&self, line: impl FnOnce() -> String) {
+        if self.opts.progress {
+            eprintln!("progress: seed {}: {}", self.seed, line());
+        }
+    }
+
+    /// Runs the phases in turn.
+    pub(crate) fn run(&self) -> Result<Found, SolveError> {
+        let first = self.first_valid()?;
+        let first_is_full = self.first_weights == self.weights;
+        let Some(chosen) = first.chosen.clone() else {
+            return Ok(Found {
+                first,
+                best: None,
+                first_is_full,
+            });
+        };
+        // A valid schedule exists; its value is on other terms than the full objective.
+        self.opts.tell(f64::NAN, f64::NEG_INFINITY, first.seconds);
+        let steer = &self.opts.steer;
+        // Rescheduling with nothing moved: any change would cost a move, more than quality can
+        // repay, so the current schedule stands.
+        let settled = steer.rescheduling() && steer.unmoved(self.cand, &chosen);
+        if first_is_full || settled {
+            return Ok(Found {
+                first,
+                best: None,
+                first_is_full,
+            });
+        }
+        let mut cur = vec![usize::MAX; self.cand.fixtures.len()];
+        for &s in &chosen {
+            cur[self.cand.slots[s].fixture] = s;
+        }
+        let (quick, columns) = self.quick_full(&mut cur)?;
+        if let Some(proven) = quick {
+            return Ok(Found {
+                first,
+                best: Some(proven),
+                first_is_full,
+            });
+        }
+        self.anneal(&mut cur);
+        let moves = self.fix_and_optimise(&mut cur)?;
+        let best = self.final_run(&cur, columns, moves)?;
+        Ok(Found {
+            first,
+            best: Some(best),
+            first_is_full,
+        })
+    }
+
+    /// Phase 1: a valid schedule from the model of the rules alone, started from the current
+    /// schedule (a rerun) or the Berger tables (compact divisions).
+    fn first_valid(&self) -> Result<Run, SolveError> {
+        let steer = &self.opts.steer;
+        let start: Option<Vec<f64>> = if steer.rescheduling() {
+            let here = |s: &Slot| matches!(steer.preferred.get(s.fixture), Some(Some(p)) if *p == (s.home, s.date));
+            Some(
+                self.cand
+                    .slots
+                    .iter()
+                    .map(|s| f64::from(u8::from(here(s))))
+                    .collect(),
+            )
+        } else {
+            berger_start(self.league, self.cand)
+        };
+        run_once(
+            self.league,
+            self.cand,
+            self.opts,
+            self.budget.started,
+            &RunSpec {
+                start: start.as_deref(),
+                ..self.spec(&self.first_weights, self.budget.left())
+            },
+        )
+    }
+
+    /// Phase 2: the full model from the valid schedule, briefly. Returns the run when it proved
+    /// its optimum, else moves `cur` to what it found; and the full model's column count.
+    fn quick_full(&self, cur: &mut [usize]) -> Result<(Option<Run>, usize), SolveError> {
+        let start = self.start_of(cur);
+        let quick = run_once(
+            self.league,
+            self.cand,
+            self.opts,
+            self.budget.started,
+            &RunSpec {
+                start: Some(&start),
+                ..self.spec(&self.weights, self.budget.quick())
+            },
+        )?;
+        let columns = quick.columns;
+        if let Some(ch) = &quick.chosen {
+            if quick.status == RunStatus::Optimal {
+                return Ok((Some(quick), columns));
+            }
+            // Warm-started, so no worse than the valid schedule: go on from it.
+            for &s in ch {
+                cur[self.cand.slots[s].fixture] = s;
+            }
+        }
+        Ok((None, columns))
+    }
+
+    /// The current schedule priced exactly on the whole objective (and the steer's terms).
+    fn priced(&self, cur: &[usize]) -> Anneal<'a> {
+        Anneal::new(self.league, self.cand, &self.weights, cur).differing(&self.opts.steer)
+    }
+
+    /// Phase 3: simulated annealing until its share of the time.
+    fn anneal(&self, cur: &mut Vec<usize>) {
+        let until = self.budget.anneal_until();
+        if until - self.budget.elapsed() <= 0.2 {
+            return;
+        }
+        let mut sa = self.priced(cur);
+        let before = sa.objective();
+        let (tried, taken) = sa.run(self.seed, self.budget.started, until, &|| {
+            self.opts.cancelled()
+        });
+        if !sa.valid() {
+            self.say(|| "annealing broke a rule; its schedule is dropped".into());
+            return;
+        }
+        self.opts
+            .tell(sa.objective(), f64::NEG_INFINITY, self.budget.elapsed());
+        self.say(|| {
+            format!(
+                "annealing {before:.2} -> {:.2} ({taken} of {tried} moves taken), {:.1} s",
+                sa.objective(),
+                self.budget.elapsed()
+            )
+        });
+        *cur = sa.cur;
+    }
+
+    /// Phase 4: fix-and-optimise until its share of the time; (moves tried, fixtures moved).
+    fn fix_and_optimise(&self, cur: &mut Vec<usize>) -> Result<(u64, usize), SolveError> {
+        let (league, cand, opts) = (self.league, self.cand, self.opts);
+        let hoods = neighbourhoods(league, cand, cur);
+        let mut now = self.priced(cur);
+        let mut rng = Rng::new(self.seed);
+        let until = self.budget.fix_until();
+        let time_left = || until - self.budget.elapsed();
+        let per_move = self.budget.per_move();
+        let mut width = 1;
+        let mut iteration = 0u64;
+        let mut moved_total = 0usize;
+        while time_left() > per_move && !hoods.is_empty() && !opts.cancelled() {
+            let mut order: Vec<usize> = (0..hoods.len()).collect();
+            for i in (1..order.len()).rev() {
+                order.swap(i, rng.below(i + 1));
+            }
+            let mut moved_in_round = 0usize;
+            for k in 0..order.len() {
+                if time_left() <= per_move || opts.cancelled() {
+                    break;
+                }
+                let mut free = vec![false; cand.fixtures.len()];
+                for j in 0..width.min(order.len()) {
+                    for &f in &hoods[order[(k + j) % order.len()]] {
+                        free[f] = true;
+                    }
+                }
+                iteration += 1;
+                let seed = self.seed.wrapping_add(iteration);
+                let Some((next, moved)) = self.one_move(cur, &free, &now, seed, per_move)? else {
+                    continue;
+                };
+                *cur = next;
+                now = self.priced(cur);
+                moved_in_round += moved;
+                moved_total += moved;
+                self.say(|| {
+                    format!(
+                        "move {iteration}: {moved} of {} free fixtures moved, {:.1} s",
+                        free.iter().filter(|f| **f).count(),
+                        self.budget.elapsed()
+                    )
+                });
+            }
+            if moved_in_round == 0 {
+                width = (width * 4).min(hoods.len());
+                if width == hoods.len() {
+                    break; // the whole league at once is the final run's job
+                }
+            }
+        }
+        Ok((iteration, moved_total))
+    }
+
+    /// One fix-and-optimise move: the `free` fixtures re-optimised, the rest pinned. The new
+    /// schedule and the fixtures moved, when the whole schedule's objective falls.
+    fn one_move(
+        &self,
+        cur: &[usize],
+        free: &[bool],
+        now: &Anneal,
+        seed: u64,
+        seconds: f64,
+    ) -> Result<Option<(Vec<usize>, usize)>, SolveError> {
+        let (league, cand) = (self.league, self.cand);
+        let mut touched = vec![false; league.teams.len()];
+        for (f, fx) in cand.fixtures.iter().enumerate() {
+            if free[f] {
+                touched[fx.a] = true;
+                touched[fx.b] = true;
+            }
+        }
+        // The untouched teams' quality is a constant, but the worst spread may be theirs.
+        let spread_floor = (0..league.teams.len())
+            .filter(|&t| !touched[t])
+            .map(|t| now.spreads()[t])
+            .fold(0.0, f64::max);
+        let (sub, map) = cand.restricted(free, cur);
+        let start: Vec<f64> = map
+            .iter()
+            .map(|&s| f64::from(u8::from(cur[cand.slots[s].fixture] == s)))
+            .collect();
+        let run = run_once(
+            league,
+            &sub,
+            self.opts,
+            self.budget.started,
+            &RunSpec {
+                seed,
+                max_nodes: Some(MOVE_NODES),
+                start: Some(&start),
+                teams: Some(Focus {
+                    teams: &touched,
+                    spread_floor,
+                }),
+                ..self.spec(&self.weights, seconds)
+            },
+        )?;
+        let Some(ch) = &run.chosen else {
+            return Ok(None);
+        };
+        let mut next = cur.to_vec();
+        let mut moved = 0;
+        for &s in ch {
+            let old = map[s];
+            let f = cand.slots[old].fixture;
+            if next[f] != old {
+                next[f] = old;
+                moved += 1;
+            }
+        }
+        // A move counts only when the whole schedule is better, priced exactly (this also
+        // guards against a warm start HiGHS refused).
+        let after = self.priced(&next);
+        if moved == 0 || !after.valid() || after.objective() >= now.objective() - 1e-6 {
+            return Ok(None);
+        }
+        Ok(Some((next, moved)))
+    }
+
+    fn start_of(&self, cur: &[usize]) -> Vec<f64> {
+        let mut start = vec![0.0; self.cand.slots.len()];
+        for &s in cur {
+            start[s] = 1.0;
+        }
+        start
+    }
+
+    /// Phase 5: the full model from the best schedule, in the time left; it gives the bound.
+    /// The better of its schedule and ours, with its bound.
+    fn final_run(
+        &self,
+        cur: &[usize],
+        columns: usize,
+        (iterations, moved): (u64, usize),
+    ) -> Result<Run, SolveError> {
+        let (league, cand, opts) = (self.league, self.cand, self.opts);
+        let started = self.budget.started;
+        // The value of our schedule in the full model: all of it pinned, quality terms free
+        // (an LP in effect). Measured first, so the final run cannot overrun the time limit.
+        let (pinned, _) = cand.restricted(&vec![false; cand.fixtures.len()], cur);
+        let ours = run_once(
+            league,
+            &pinned,
+            opts,
+            started,
+            &self.spec(&self.weights, self.budget.left()),
+        )?;
+        let cur_obj = if ours.chosen.is_some() {
+            ours.objective
+        } else {
+            f64::INFINITY
+        };
+        // Cancelled: no final run, the schedule as it stands.
+        let left = if opts.cancelled() {
+            0.1
+        } else {
+            self.budget.left() - self.budget.final_margin(columns)
+        };
+        let start = self.start_of(cur);
+        let full = run_once(
+            league,
+            cand,
+            opts,
+            started,
+            &RunSpec {
+                start: Some(&start),
+                ..self.spec(&self.weights, left)
+            },
+        )?;
+        let best = full.objective.min(cur_obj);
+        opts.tell(best, full.bound, self.budget.elapsed());
+        self.say(|| {
+            let gap = if full.bound.is_finite() {
+                format!("{:.1}%", relative_gap(best, full.bound) * 100.0)
+            } else {
+                "-".into()
+            };
+            format!(
+                "{iterations} moves moved {moved} fixtures; incumbent {best:.2}, bound {:.2}, gap {gap}, {:.1} s",
+                full.bound,
+                self.budget.elapsed()
+            )
+        });
+        if full.chosen.is_some() && full.objective <= cur_obj + 1e-6 {
+            return Ok(full);
+        }
+        Ok(Run {
+            seed: self.seed,
+            status: match full.status {
+                RunStatus::Optimal | RunStatus::Infeasible => RunStatus::Feasible,
+                s => s,
+            },
+            objective: cur_obj,
+            bound: full.bound,
+            seconds: self.budget.elapsed(),
+            chosen: Some(cur.to_vec()),
+            columns: full.columns,
+            rows: full.rows,
+        })
+    }
+}
+
+/// Fixture sets to re-optimise: every fixture of one team; every fixture dated in a
+/// three-week window (windows a week apart), which cuts across divisions sharing venues and
+/// clubs; and each whole division.
+fn neighbourhoods(league: &League, cand: &Candidates, cur: &[usize]) -> Vec<Vec<usize>> {
+    let mut out: Vec<Vec<usize>> = cand
+        .fixtures_of
+        .iter()
+        .filter(|f| !f.is_empty())
+        .cloned()
+        .collect();
+    let mut start = league.start;
+    while start <= league.end {
+        let end = start + chrono::Days::new(20);
+        let set: Vec<usize> = (0..cand.fixtures.len())
+            .filter(|&f| {
+                let d = cand.slots[cur[f]].date;
+                d >= start && d <= end
+            })
+            .collect();
+        if !set.is_empty() {
+            out.push(set);
+        }
+        start = start + chrono::Days::new(7);
+    }
+    out.extend(
+        (0..league.divisions.len())
+            .map(|d| {
+                (0..cand.fixtures.len())
+                    .filter(|&f| cand.fixtures[f].division == d)
+                    .collect::<Vec<_>>()
+            })
+            .filter(|v| !v.is_empty()),
+    );
+    out
+}
