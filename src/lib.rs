@@ -10,6 +10,7 @@
 //! - [`batch`]: many scenarios in parallel, with a summary.
 //! - [`serve`]: the HTTP service and its web page.
 //! - [`reschedule`]: mid-season reruns (played fixtures stay, fewest moves) and their diffs.
+//! - [`store`]: the service's data layer (SQLite or PostgreSQL), every query in one module.
 //! - [`files`]: files written whole or not at all.
 #![warn(missing_docs)]
 
@@ -24,3 +25,4 @@ pub mod report;
 pub mod reschedule;
 pub mod serve;
 pub mod solve;
+pub mod store;

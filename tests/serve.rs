@@ -1,93 +1,32 @@
-//! The service, run as the real binary on a random loopback port with a temporary data folder.
+//! The service as real processes on loopback, with accounts, on SQLite and on PostgreSQL.
 
 mod common;
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use common::service::{Backend, Db, Server, BACKENDS, BIN};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_fixtures");
 const MID_DOWNS: &str = include_str!("../instances/examples/mid-downs.toml");
 
-struct Server {
-    child: Child,
-    base: String,
-}
-
-impl Server {
-    fn start(data: &std::path::Path, extra: &[&str]) -> Server {
-        let mut child = Command::new(BIN)
-            .args(["serve", "--bind", "127.0.0.1:0", "--data"])
-            .arg(data)
-            .args(extra)
-            .stderr(Stdio::piped())
-            .stdout(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stderr = child.stderr.take().unwrap();
-        let mut lines = BufReader::new(stderr).lines();
-        let line = lines.next().unwrap().unwrap();
-        let base = line
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("unexpected first line: {line}"))
-            .to_string();
-        // Keep draining stderr so the server never blocks on a full pipe.
-        std::thread::spawn(move || for _ in lines {});
-        Server { child, base }
-    }
-
-    fn get(&self, path: &str) -> (u16, String) {
-        match ureq::get(&format!("{}{path}", self.base)).call() {
-            Ok(r) => (r.status(), r.into_string().unwrap_or_default()),
-            Err(ureq::Error::Status(code, r)) => (code, r.into_string().unwrap_or_default()),
-            Err(e) => panic!("{e}"),
-        }
-    }
-
-    fn submit(&self, league: &str, time_limit: u32) -> (u16, serde_json::Value, Option<String>) {
-        let url = format!("{}/api/jobs?time_limit={time_limit}", self.base);
-        let (code, resp) = match ureq::post(&url).send_string(league) {
-            Ok(r) => (r.status(), r),
-            Err(ureq::Error::Status(code, r)) => (code, r),
-            Err(e) => panic!("{e}"),
-        };
-        let retry = resp.header("Retry-After").map(String::from);
-        let body = serde_json::from_str(&resp.into_string().unwrap()).unwrap();
-        (code, body, retry)
-    }
-
-    fn wait(&self, id: &str, timeout: Duration) -> serde_json::Value {
-        let end = Instant::now() + timeout;
-        loop {
-            let (code, body) = self.get(&format!("/api/jobs/{id}"));
-            assert_eq!(code, 200, "{body}");
-            let v: serde_json::Value = serde_json::from_str(&body).unwrap();
-            let state = v["state"].as_str().unwrap().to_string();
-            if !["queued", "running"].contains(&state.as_str()) || Instant::now() > end {
-                return v;
-            }
-            std::thread::sleep(Duration::from_millis(200));
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-#[test]
-fn submit_watch_and_fetch_everything() {
-    let data = tempfile::tempdir().unwrap();
-    let s = Server::start(data.path(), &["--workers", "1"]);
+fn submit_watch_and_fetch_everything_on(backend: Backend) {
+    let db = Db::new(backend);
+    let s = Server::start(&db, &["--workers", "1"]);
     let (code, job, _) = s.submit(MID_DOWNS, 3);
     assert_eq!(code, 202, "{job}");
     let id = job["id"].as_str().unwrap().to_string();
+    // The same league again is a second job, never the first one clobbered.
+    let (code, again, _) = s.submit(MID_DOWNS, 2);
+    assert_eq!(code, 202);
+    assert_ne!(again["id"], job["id"]);
+    assert_eq!(
+        again["league_id"], job["league_id"],
+        "one league, one version"
+    );
     let done = s.wait(&id, Duration::from_secs(60));
     assert_eq!(done["state"], "done", "{done}");
     assert_eq!(done["valid"], true);
+    let again = s.wait(again["id"].as_str().unwrap(), Duration::from_secs(60));
+    assert_eq!(again["state"], "done", "{again}");
     // The CSV the service hands out is valid for the league, by the independent checker.
     let (code, csv) = s.get(&format!("/api/jobs/{id}/fixtures.csv"));
     assert_eq!(code, 200);
@@ -102,7 +41,6 @@ fn submit_watch_and_fetch_everything() {
     let (code, ics) = s.get(&format!("/api/jobs/{id}/ics/horsham-1.ics"));
     assert_eq!(code, 200);
     assert!(ics.starts_with("BEGIN:VCALENDAR"));
-    // Nothing outside the job's folder: traversal attempts are not found.
     for bad in [
         format!("/api/jobs/{id}/report/..%2Fstatus.json"),
         format!("/api/jobs/{id}/report/..%2F..%2F..%2Fetc%2Fpasswd"),
@@ -117,115 +55,329 @@ fn submit_watch_and_fetch_everything() {
         .as_str()
         .unwrap()
         .contains("league.toml:1: key `name`"));
-    // The OpenAPI document and the page.
     let (code, doc) = s.get("/api/openapi.json");
     assert_eq!(code, 200);
     let doc: serde_json::Value = serde_json::from_str(&doc).unwrap();
     assert!(doc["paths"]["/api/jobs"]["post"].is_object());
-    let (code, page) = s.get("/");
+    // Without a session the page is the login form; no external resources either way.
+    let (code, page) = s.call("GET", "/", None, None);
     assert_eq!(code, 200);
-    assert!(page.contains("<textarea id=\"league\""));
     assert!(
-        !page.contains("http://") && !page.contains("https://"),
-        "no external resources"
+        page.contains("<form method=\"post\" action=\"/login\">"),
+        "{page}"
     );
-    // Check a list through the API.
-    let resp = ureq::post(&format!("{}/api/check", s.base))
-        .set("Content-Type", "application/json")
-        .send_string(&serde_json::json!({ "league": MID_DOWNS, "fixtures": csv }).to_string())
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_str(&resp.into_string().unwrap()).unwrap();
+    assert!(page.contains("<label for=\"password\">"));
+    assert!(!page.contains("http://") && !page.contains("https://"));
+    let (code, v) = s.post_json(
+        "/api/check",
+        serde_json::json!({ "league": MID_DOWNS, "fixtures": csv }),
+    );
+    assert_eq!(code, 200);
     assert_eq!(v["valid"], true);
+    // The league and its jobs.
+    let league_id = done["league_id"].as_str().unwrap();
+    let (code, l) = s.get(&format!("/api/leagues/{league_id}"));
+    assert_eq!(code, 200, "{l}");
+    let l: serde_json::Value = serde_json::from_str(&l).unwrap();
+    assert_eq!(l["access"], "owner");
+    assert_eq!(l["jobs"].as_array().unwrap().len(), 2);
     // Deleting a finished job removes it.
-    let r = ureq::delete(&format!("{}/api/jobs/{id}", s.base))
-        .call()
-        .unwrap();
-    assert_eq!(r.status(), 204);
+    assert_eq!(
+        s.call("DELETE", &format!("/api/jobs/{id}"), Some(&s.token), None)
+            .0,
+        204
+    );
     assert_eq!(s.get(&format!("/api/jobs/{id}")).0, 404);
 }
 
 #[test]
+fn submit_watch_and_fetch_everything() {
+    for b in BACKENDS {
+        submit_watch_and_fetch_everything_on(b);
+    }
+}
+
+#[test]
 fn a_full_queue_answers_429_with_retry_after() {
-    let data = tempfile::tempdir().unwrap();
-    let s = Server::start(data.path(), &["--workers", "1", "--queue", "1"]);
+    let db = Db::new(Backend::Sqlite);
+    let s = Server::start(&db, &["--workers", "0", "--queue", "2"]);
     let mut codes = Vec::new();
     let mut retry = None;
-    for _ in 0..5 {
+    for _ in 0..4 {
         let (code, _, r) = s.submit(MID_DOWNS, 4);
         codes.push(code);
         if code == 429 {
             retry = r;
         }
     }
-    assert!(codes.contains(&202), "{codes:?}");
-    assert!(codes.contains(&429), "{codes:?}");
+    assert_eq!(codes, [202, 202, 429, 429]);
     assert_eq!(retry.as_deref(), Some("10"));
-    // Still answering.
     assert_eq!(s.get("/api/openapi.json").0, 200);
 }
 
 #[test]
-fn a_restart_keeps_finished_results_and_fails_interrupted_jobs() {
-    let data = tempfile::tempdir().unwrap();
-    let (done_id, running_id) = {
-        let s = Server::start(data.path(), &["--workers", "1"]);
-        let (_, job, _) = s.submit(MID_DOWNS, 2);
-        let done_id = job["id"].as_str().unwrap().to_string();
-        assert_eq!(s.wait(&done_id, Duration::from_secs(60))["state"], "done");
-        let (_, job, _) = s.submit(MID_DOWNS, 60);
-        let running_id = job["id"].as_str().unwrap().to_string();
-        // Wait until it runs, then stop the service hard (Drop kills it).
-        let end = Instant::now() + Duration::from_secs(20);
-        while s
-            .get(&format!("/api/jobs/{running_id}"))
-            .1
-            .contains("queued")
-            && Instant::now() < end
-        {
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        (done_id, running_id)
-    };
-    let s = Server::start(data.path(), &["--workers", "1"]);
+fn one_account_may_have_only_so_many_open_jobs() {
+    let db = Db::new(Backend::Sqlite);
+    let s = Server::start(&db, &["--workers", "0", "--per-account", "2"]);
+    let codes: Vec<u16> = (0..3).map(|_| s.submit(MID_DOWNS, 4).0).collect();
+    assert_eq!(codes, [202, 202, 429]);
+    // Another account is not held back by the first one's jobs.
+    let other = Server::start_as(&db, &["--workers", "0"], db.user("other"));
+    assert_eq!(other.submit(MID_DOWNS, 4).0, 202);
+}
+
+/// Killed hard mid-job (SIGKILL) and started again: finished results and the stored league are
+/// all there, and the interrupted job is taken up again when its lease runs out, and finishes.
+fn a_killed_server_loses_nothing_on(backend: Backend) {
+    let db = Db::new(backend);
+    let mut s = Server::start(&db, &["--workers", "1", "--lease", "2"]);
+    let (_, job, _) = s.submit(MID_DOWNS, 2);
+    let done_id = job["id"].as_str().unwrap().to_string();
+    assert_eq!(s.wait(&done_id, Duration::from_secs(60))["state"], "done");
+    let (_, job, _) = s.submit(MID_DOWNS, 6);
+    let running_id = job["id"].as_str().unwrap().to_string();
+    s.wait_running(&running_id);
+    s.restart();
     let (code, csv) = s.get(&format!("/api/jobs/{done_id}/fixtures.csv"));
     assert_eq!(code, 200);
     assert!(csv.starts_with("date,division,home,away,venue"));
-    let (_, body) = s.get(&format!("/api/jobs/{running_id}"));
-    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
-    assert_eq!(v["state"], "failed", "{v}");
-    assert!(v["messages"][0]
-        .as_str()
-        .unwrap()
-        .contains("interrupted by a restart"));
+    let league_id = job["league_id"].as_str().unwrap();
+    let (code, toml) = s.get(&format!("/api/leagues/{league_id}/versions/1"));
+    assert_eq!(code, 200);
+    assert_eq!(toml, MID_DOWNS);
+    let v = s.wait(&running_id, Duration::from_secs(60));
+    assert_eq!(v["state"], "done", "{v}");
+    assert_eq!(v["attempts"], 2, "taken up again once: {v}");
 }
 
-/// The web page renders in headless Chromium; the screenshot is kept.
+#[test]
+fn a_killed_server_loses_nothing() {
+    for b in BACKENDS {
+        a_killed_server_loses_nothing_on(b);
+    }
+}
+
+/// The login page renders in headless Chromium; the screenshot is kept.
 #[test]
 fn the_page_renders_in_headless_chromium() {
-    let data = tempfile::tempdir().unwrap();
-    let s = Server::start(data.path(), &["--workers", "1"]);
-    let png = common::screenshot(&format!("{}/", s.base), "serve-page.png");
+    let db = Db::new(Backend::Sqlite);
+    let s = Server::start(&db, &["--workers", "0"]);
+    let png = common::screenshot(&format!("{}/", s.base), "serve-login.png");
     assert!(png.len() > 5_000, "{} bytes", png.len());
+}
+
+/// An outsider, with no account or with another one, gets 404 from every endpoint that names
+/// someone else's league, job, draft, version or invitation; guessed ids find nothing; a
+/// published list is public.
+fn outsiders_get_404_everywhere_on(backend: Backend) {
+    let db = Db::new(backend);
+    let s = Server::start(&db, &["--workers", "1"]);
+    let (code, job) = s.post_json(
+        "/api/jobs",
+        serde_json::json!({ "league": MID_DOWNS, "time_limit": 3, "alternatives": 2 }),
+    );
+    assert_eq!(code, 202, "{job}");
+    let id = job["id"].as_str().unwrap().to_string();
+    assert_eq!(s.wait(&id, Duration::from_secs(60))["state"], "done");
+    let league = job["league_id"].as_str().unwrap().to_string();
+    let (code, inv) = s.post_json(
+        &format!("/api/leagues/{league}/invitations"),
+        serde_json::json!({}),
+    );
+    assert_eq!(code, 201, "{inv}");
+    let invitation = inv["token"].as_str().unwrap().to_string();
+    let (code, p) = s.post_json(
+        &format!("/api/jobs/{id}/publish"),
+        serde_json::json!({ "draft": 2 }),
+    );
+    assert_eq!(code, 201, "{p}");
+    let public = p["id"].as_str().unwrap().to_string();
+    let stranger = db.user("stranger");
+    let guess = fixtures::store::new_id();
+    let reads = [
+        format!("/api/leagues/{league}"),
+        format!("/api/leagues/{league}/versions/1"),
+        format!("/api/jobs/{id}"),
+        format!("/api/jobs/{id}/fixtures.csv"),
+        format!("/api/jobs/{id}/files/draft-1.csv"),
+        format!("/api/jobs/{id}/files/draft-2.csv"),
+        format!("/api/jobs/{id}/report/"),
+        format!("/api/jobs/{id}/report/index.html"),
+        format!("/api/jobs/{id}/ics/horsham-1.ics"),
+        format!("/api/jobs/{guess}"),
+        format!("/api/leagues/{guess}"),
+        format!("/p/{guess}/"),
+    ];
+    let writes = [
+        ("DELETE", format!("/api/jobs/{id}")),
+        ("POST", format!("/api/jobs/{id}/publish")),
+        ("POST", format!("/api/leagues/{league}/versions")),
+        ("POST", format!("/api/leagues/{league}/invitations")),
+    ];
+    for who in [None, Some(stranger.as_str())] {
+        for path in &reads {
+            let (code, body) = s.call("GET", path, who, None);
+            assert_eq!(code, 404, "{who:?} GET {path}: {body}");
+        }
+        for (method, path) in &writes {
+            let (code, body) = s.call(method, path, who, Some(("application/json", "{}")));
+            assert_eq!(code, 404, "{who:?} {method} {path}: {body}");
+        }
+        // A job on someone else's league: as if the league did not exist.
+        let (code, _) = s.call(
+            "POST",
+            "/api/jobs",
+            who,
+            Some((
+                "application/json",
+                &serde_json::json!({ "league_id": league }).to_string(),
+            )),
+        );
+        assert!(code == 404 || code == 401, "{who:?}: {code}");
+    }
+    // Nothing changed: the job and its drafts are still there.
+    assert_eq!(s.get(&format!("/api/jobs/{id}/files/draft-1.csv")).0, 200);
+    // The published list is public, read-only.
+    let (code, page) = s.call("GET", &format!("/p/{public}/"), None, None);
+    assert_eq!(code, 200);
+    assert!(page.contains("All fixtures"));
+    let (code, csv) = s.call("GET", &format!("/p/{public}/fixtures.csv"), None, None);
+    assert_eq!(code, 200);
+    assert_eq!(csv, s.get(&format!("/api/jobs/{id}/files/draft-2.csv")).1);
+    assert_eq!(
+        s.call("GET", &format!("/p/{public}/ics/horsham-1.ics"), None, None)
+            .0,
+        200
+    );
+    // With the invitation, the stranger reads the league and its drafts, but changes nothing.
+    let (code, _) = s.call(
+        "POST",
+        &format!("/api/invitations/{invitation}"),
+        Some(&stranger),
+        Some(("application/json", "{}")),
+    );
+    assert_eq!(code, 200);
+    assert_eq!(
+        s.call(
+            "GET",
+            &format!("/api/jobs/{id}/files/draft-1.csv"),
+            Some(&stranger),
+            None
+        )
+        .0,
+        200
+    );
+    assert_eq!(
+        s.call("DELETE", &format!("/api/jobs/{id}"), Some(&stranger), None)
+            .0,
+        404
+    );
+}
+
+#[test]
+fn outsiders_get_404_everywhere() {
+    for b in BACKENDS {
+        outsiders_get_404_everywhere_on(b);
+    }
+}
+
+/// Logs in through the page's form: the session cookie and the page's CSRF token.
+fn browser_login(s: &Server, name: &str) -> (String, String) {
+    let agent = ureq::AgentBuilder::new().redirects(0).build();
+    let r = agent
+        .post(&format!("{}/login", s.base))
+        .send_form(&[("name", name), ("password", &format!("secret-{name}"))]);
+    let r = match r {
+        Ok(r) => r,
+        Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("{e}"),
+    };
+    assert_eq!(r.status(), 303);
+    let set = r.header("Set-Cookie").unwrap().to_string();
+    assert!(
+        set.contains("HttpOnly") && set.contains("SameSite=Strict"),
+        "{set}"
+    );
+    let cookie = set.split(';').next().unwrap().to_string();
+    let page = ureq::get(&format!("{}/", s.base))
+        .set("Cookie", &cookie)
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    let csrf = page
+        .split("<meta name=\"csrf\" content=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .unwrap()
+        .to_string();
+    (cookie, csrf)
+}
+
+#[test]
+fn state_changing_requests_with_a_session_need_its_csrf_token() {
+    let db = Db::new(Backend::Sqlite);
+    let s = Server::start(&db, &["--workers", "0"]);
+    db.user("carol");
+    let (cookie, csrf) = browser_login(&s, "carol");
+    let post = |path: &str, token: Option<&str>, body: &str| {
+        let mut r = ureq::post(&format!("{}{path}", s.base)).set("Cookie", &cookie);
+        if let Some(t) = token {
+            r = r.set("X-CSRF-Token", t);
+        }
+        match r.send_string(body) {
+            Ok(r) => r.status(),
+            Err(ureq::Error::Status(c, _)) => c,
+            Err(e) => panic!("{e}"),
+        }
+    };
+    assert_eq!(post("/api/jobs", None, MID_DOWNS), 403);
+    assert_eq!(post("/api/jobs", Some("0123"), MID_DOWNS), 403);
+    assert_eq!(post("/api/leagues", None, MID_DOWNS), 403);
+    assert_eq!(post("/api/jobs", Some(&csrf), MID_DOWNS), 202);
+    // A form post without the token (a cross-site form) changes nothing.
+    let r = ureq::post(&format!("{}/logout", s.base))
+        .set("Cookie", &cookie)
+        .send_form(&[("csrf", "")]);
+    assert!(matches!(r, Err(ureq::Error::Status(403, _))), "{r:?}");
+    let page = ureq::get(&format!("{}/", s.base))
+        .set("Cookie", &cookie)
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    assert!(page.contains("Logged in as carol"), "still logged in");
+}
+
+#[test]
+fn failed_logins_are_rate_limited() {
+    let db = Db::new(Backend::Sqlite);
+    let s = Server::start(&db, &["--workers", "0"]);
+    db.user("dave");
+    let login = |password: &str| {
+        s.call(
+            "POST",
+            "/api/login",
+            None,
+            Some((
+                "application/json",
+                &serde_json::json!({ "name": "dave", "password": password }).to_string(),
+            )),
+        )
+        .0
+    };
+    for _ in 0..5 {
+        assert_eq!(login("wrong"), 401);
+    }
+    assert_eq!(login("wrong"), 429);
+    assert_eq!(login("secret-dave"), 429, "even the right password waits");
 }
 
 #[test]
 fn json_jobs_reschedule_and_alternatives() {
-    let data = tempfile::tempdir().unwrap();
-    let s = Server::start(data.path(), &["--workers", "2"]);
-    let post = |body: serde_json::Value| -> (u16, serde_json::Value) {
-        let r = ureq::post(&format!("{}/api/jobs", s.base))
-            .set("Content-Type", "application/json")
-            .send_string(&body.to_string());
-        let (code, resp) = match r {
-            Ok(r) => (r.status(), r),
-            Err(ureq::Error::Status(c, r)) => (c, r),
-            Err(e) => panic!("{e}"),
-        };
-        (
-            code,
-            serde_json::from_str(&resp.into_string().unwrap()).unwrap(),
-        )
-    };
+    let db = Db::new(Backend::Sqlite);
+    let s = Server::start(&db, &["--workers", "2"]);
+    let post = |body: serde_json::Value| s.post_json("/api/jobs", body);
     // Two drafts.
     let (code, job) =
         post(serde_json::json!({ "league": MID_DOWNS, "time_limit": 6, "alternatives": 2 }));
@@ -265,10 +417,56 @@ fn json_jobs_reschedule_and_alternatives() {
     assert!(body["error"].as_str().unwrap().contains("Nobody"));
 }
 
+/// Publish a draft; rerun the published list after a withdrawal and publish that: a new
+/// version with its diff, the first still readable as it was.
+#[test]
+fn a_rerun_publishes_a_new_version_and_keeps_the_old() {
+    for backend in BACKENDS {
+        let db = Db::new(backend);
+        let s = Server::start(&db, &["--workers", "1"]);
+        let (_, job) = s.post_json(
+            "/api/jobs",
+            serde_json::json!({ "league": MID_DOWNS, "time_limit": 3 }),
+        );
+        let id = job["id"].as_str().unwrap().to_string();
+        assert_eq!(s.wait(&id, Duration::from_secs(60))["state"], "done");
+        let (code, first) = s.post_json(&format!("/api/jobs/{id}/publish"), serde_json::json!({}));
+        assert_eq!(code, 201, "{first}");
+        let first_id = first["id"].as_str().unwrap().to_string();
+        let (_, first_csv) = s.call("GET", &format!("/p/{first_id}/fixtures.csv"), None, None);
+        let (code, rerun) = s.post_json(
+            "/api/jobs",
+            serde_json::json!({ "league_id": job["league_id"], "time_limit": 3, "rerun_of": first_id,
+                                 "from": "2027-01-10", "withdraw": ["Horsham 1"] }),
+        );
+        assert_eq!(code, 202, "{rerun}");
+        let rid = rerun["id"].as_str().unwrap().to_string();
+        assert_eq!(s.wait(&rid, Duration::from_secs(60))["state"], "done");
+        let (code, second) =
+            s.post_json(&format!("/api/jobs/{rid}/publish"), serde_json::json!({}));
+        assert_eq!(code, 201, "{second}");
+        assert_eq!(second["number"], 2);
+        let second_id = second["id"].as_str().unwrap();
+        let (code, diff) = s.call("GET", &format!("/p/{second_id}/changes.csv"), None, None);
+        assert_eq!(code, 200);
+        assert!(diff.contains("scratched,"), "{diff}");
+        // The first version is unchanged.
+        let (code, again) = s.call("GET", &format!("/p/{first_id}/fixtures.csv"), None, None);
+        assert_eq!(code, 200);
+        assert_eq!(again, first_csv);
+        let (_, l) = s.get(&format!(
+            "/api/leagues/{}",
+            job["league_id"].as_str().unwrap()
+        ));
+        let l: serde_json::Value = serde_json::from_str(&l).unwrap();
+        assert_eq!(l["publications"].as_array().unwrap().len(), 2, "{l}");
+    }
+}
+
 #[test]
 fn cancelling_a_running_job_frees_its_worker() {
-    let data = tempfile::tempdir().unwrap();
-    let s = Server::start(data.path(), &["--workers", "1"]);
+    let db = Db::new(Backend::Sqlite);
+    let s = Server::start(&db, &["--workers", "1"]);
     let (_, job, _) = s.submit(MID_DOWNS, 120);
     let long = job["id"].as_str().unwrap().to_string();
     let end = Instant::now() + Duration::from_secs(20);
@@ -280,11 +478,9 @@ fn cancelling_a_running_job_frees_its_worker() {
     {
         std::thread::sleep(Duration::from_millis(100));
     }
-    let r = ureq::delete(&format!("{}/api/jobs/{long}", s.base))
-        .call()
-        .unwrap();
-    assert_eq!(r.status(), 200);
-    let v: serde_json::Value = serde_json::from_str(&r.into_string().unwrap()).unwrap();
+    let (code, v) = s.call("DELETE", &format!("/api/jobs/{long}"), Some(&s.token), None);
+    assert_eq!(code, 200);
+    let v: serde_json::Value = serde_json::from_str(&v).unwrap();
     assert_eq!(v["state"], "cancelled");
     // The one worker is free again: a new job is done while the cancelled one would still
     // have had most of its two minutes to run (`wait` gives up after one).
@@ -303,25 +499,19 @@ fn cancelling_a_running_job_frees_its_worker() {
 /// service goes on answering.
 #[test]
 fn a_drafts_job_cancelled_before_its_first_draft_writes_nothing() {
-    let data = tempfile::tempdir().unwrap();
-    let s = Server::start(data.path(), &["--workers", "1"]);
-    let r = ureq::post(&format!("{}/api/jobs", s.base))
-        .set("Content-Type", "application/json")
-        .send_string(
-            &serde_json::json!({ "league": MID_DOWNS, "time_limit": 300, "alternatives": 3 })
-                .to_string(),
-        )
-        .unwrap();
-    let job: serde_json::Value = serde_json::from_str(&r.into_string().unwrap()).unwrap();
+    let db = Db::new(Backend::Sqlite);
+    let s = Server::start(&db, &["--workers", "1"]);
+    let (_, job) = s.post_json(
+        "/api/jobs",
+        serde_json::json!({ "league": MID_DOWNS, "time_limit": 300, "alternatives": 3 }),
+    );
     let id = job["id"].as_str().unwrap().to_string();
     let end = Instant::now() + Duration::from_secs(20);
     while !s.get(&format!("/api/jobs/{id}")).1.contains("\"running\"") && Instant::now() < end {
         std::thread::sleep(Duration::from_millis(20));
     }
-    let r = ureq::delete(&format!("{}/api/jobs/{id}", s.base))
-        .call()
-        .unwrap();
-    assert_eq!(r.status(), 200);
+    let (code, _) = s.call("DELETE", &format!("/api/jobs/{id}"), Some(&s.token), None);
+    assert_eq!(code, 200);
     // The worker stops within a few seconds; then nothing of the job is on disk to offer.
     let (_, job, _) = s.submit(MID_DOWNS, 2);
     let next = job["id"].as_str().unwrap().to_string();
@@ -331,15 +521,12 @@ fn a_drafts_job_cancelled_before_its_first_draft_writes_nothing() {
     for file in ["fixtures.csv", "files/draft-1.csv", "report/"] {
         assert_eq!(s.get(&format!("/api/jobs/{id}/{file}")).0, 404, "{file}");
     }
-    let left: Vec<String> = std::fs::read_dir(data.path().join("jobs").join(&id))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    assert!(
-        left.iter()
-            .all(|f| ["league.toml", "job.json", "status.json"].contains(&f.as_str())),
-        "{left:?}"
-    );
+    // Nothing of it is stored.
+    let store_files = tokio::runtime::Runtime::new().unwrap().block_on(async {
+        let store = fixtures::store::Store::open(&db.url()).await.unwrap();
+        store.files(&id).await.unwrap()
+    });
+    assert!(store_files.is_empty(), "{store_files:?}");
 }
 
 /// The CLI, `batch` and the service make the same list, to the byte, for one league and seed:
@@ -391,11 +578,12 @@ fn cli_batch_and_service_write_the_same_bytes() {
     );
     let from_batch = std::fs::read(scenario.join("result/fixtures.csv")).unwrap();
 
-    let data = tempfile::tempdir().unwrap();
-    let s = Server::start(data.path(), &["--workers", "1"]);
-    let url = format!("{}/api/jobs?time_limit=30&seed=5", s.base);
-    let r = ureq::post(&url).send_string(&league).unwrap();
-    let job: serde_json::Value = serde_json::from_str(&r.into_string().unwrap()).unwrap();
+    let db = Db::new(Backend::Sqlite);
+    let s = Server::start(&db, &["--workers", "1"]);
+    let (_, job) = s.post_json(
+        "/api/jobs",
+        serde_json::json!({ "league": league, "time_limit": 30, "seed": 5 }),
+    );
     let id = job["id"].as_str().unwrap().to_string();
     assert_eq!(s.wait(&id, Duration::from_secs(60))["state"], "done");
     let (code, from_service) = s.get(&format!("/api/jobs/{id}/fixtures.csv"));

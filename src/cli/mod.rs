@@ -9,6 +9,7 @@ mod report;
 mod reschedule;
 mod serve;
 mod solve;
+mod worker;
 
 use clap::{Parser, Subcommand};
 use fixtures::{check as checker, model, pipeline};
@@ -76,6 +77,7 @@ enum Command {
     Pools(formats::PoolsArgs),
     Split(formats::SplitArgs),
     Serve(serve::Args),
+    Worker(worker::Args),
     Compare(compare::Args),
     Report(report::Args),
     Check(check::Args),
@@ -94,6 +96,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Pools(a) => formats::pools(a),
         Command::Split(a) => formats::split(a),
         Command::Serve(a) => serve::run(a),
+        Command::Worker(a) => worker::run(a),
         Command::Compare(a) => compare::run(a),
         Command::Report(a) => report::run(a),
         Command::Check(a) => check::run(a),

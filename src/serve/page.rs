@@ -1,11 +1,102 @@
-//! The web page and the OpenAPI document the service serves (no external resources).
+//! The pages and the OpenAPI document the service serves (no external resources): the login
+//! page, the solver page (for a logged-in user), an invitation page.
 
-/// The page: paste or upload a league file, solve, watch progress, see and download the result.
+use super::{caller, Shared};
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+
+/// Escapes text for HTML.
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+const STYLE: &str =
+    "body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; max-width: 40em; }
+label { display: block; margin: 0.6em 0 0.2em; }
+input { font-size: 1em; padding: 0.3em; width: 100%; max-width: 20em; }
+button { display: block; font-size: 1em; padding: 0.4em 1.2em; margin-top: 0.8em; }
+.error { color: #b71c1c; }";
+
+fn small_page(title: &str, body: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n",
+        esc(title)
+    )
+}
+
+/// The login page, with a message when a login failed.
+pub(crate) fn login_page(message: Option<&str>) -> Html<String> {
+    let message = message.map_or(String::new(), |m| {
+        format!("<p class=\"error\" role=\"alert\">{}</p>", esc(m))
+    });
+    Html(small_page(
+        "fixtures — log in",
+        &format!(
+            "<h1>fixtures</h1>\n<p>Log in to build and solve your league's fixtures.</p>\n{message}\n<form method=\"post\" action=\"/login\">\n<label for=\"name\">Name</label>\n<input id=\"name\" name=\"name\" autocomplete=\"username\" required>\n<label for=\"password\">Password</label>\n<input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"current-password\" required>\n<button type=\"submit\">Log in</button>\n</form>"
+        ),
+    ))
+}
+
+/// `GET /`: the solver page for a logged-in user (its forms carry the CSRF token), else the
+/// login page.
+pub(crate) async fn home(State(app): State<Shared>, headers: HeaderMap) -> Response {
+    match caller(&app, &headers).await {
+        Ok(Some(c)) => {
+            let csrf = c.csrf.unwrap_or_default();
+            Html(
+                PAGE.replace("{{csrf}}", &esc(&csrf))
+                    .replace("{{user}}", &esc(&c.user.name)),
+            )
+            .into_response()
+        }
+        Ok(None) => login_page(None).into_response(),
+        Err(e) => super::internal(e),
+    }
+}
+
+/// `GET /invite/{token}`: a form to join the league's committee (log in first).
+pub(crate) async fn invitation(
+    State(app): State<Shared>,
+    Path(token): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    match caller(&app, &headers).await {
+        Ok(Some(c)) => Html(small_page(
+            "fixtures — invitation",
+            &format!(
+                "<h1>Join a league's committee</h1>\n<p>You are logged in as {}. Joining lets you read the league's drafts and compare them.</p>\n<form method=\"post\" action=\"/invite/{}\">\n<input type=\"hidden\" name=\"csrf\" value=\"{}\">\n<button type=\"submit\">Join the committee</button>\n</form>",
+                esc(&c.user.name),
+                esc(&token),
+                esc(&c.csrf.unwrap_or_default())
+            ),
+        ))
+        .into_response(),
+        Ok(None) => (
+            StatusCode::UNAUTHORIZED,
+            login_page(Some("Log in first, then open the invitation link again.")),
+        )
+            .into_response(),
+        Err(e) => super::internal(e),
+    }
+}
+
+/// `GET /api/openapi.json`.
+pub(crate) async fn openapi() -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], OPENAPI).into_response()
+}
+
+/// The solver page: paste or upload a league file, solve, watch progress, see and download the
+/// result. `{{csrf}}` and `{{user}}` are filled in per session.
 pub const PAGE: &str = r##"<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="csrf" content="{{csrf}}">
 <title>fixtures — league scheduler</title>
 <style>
 [hidden] { display: none !important; }
@@ -22,15 +113,22 @@ iframe { width: 100%; height: 70vh; border: 1px solid #ccc; margin-top: 1em; }
 </style>
 </head>
 <body>
+<form method="post" action="/logout" class="row" style="justify-content: flex-end">
+  <span class="muted">Logged in as {{user}}</span>
+  <input type="hidden" name="csrf" value="{{csrf}}">
+  <button type="submit">Log out</button>
+</form>
 <h1>fixtures</h1>
 <p class="muted">Paste or upload a league file (TOML), set a time limit, and solve. The fixture list,
 a published report with division grids and team calendars, and phone calendars are ready when it ends.</p>
 <div class="row">
+  <label for="file">League file</label>
   <input type="file" id="file" accept=".toml,text/plain">
   <label>Time limit <input type="number" id="limit" value="30" min="1" max="600" style="width:5em"> s</label>
   <button id="solve">Solve</button>
   <span id="state" class="muted"></span>
 </div>
+<label for="league">The league file (TOML)</label>
 <textarea id="league" spellcheck="false" placeholder="name = &quot;My League 2026-7&quot;&#10;start = 2026-10-12&#10;end = 2027-05-14&#10;..."></textarea>
 <div id="errors"></div>
 <div class="row" id="progressRow" hidden>
@@ -42,6 +140,7 @@ a published report with division grids and team calendars, and phone calendars a
 <iframe id="report" title="report" hidden></iframe>
 <script>
 const $ = (id) => document.getElementById(id);
+const csrf = document.querySelector('meta[name="csrf"]').content;
 $("file").addEventListener("change", async (e) => {
   const f = e.target.files[0];
   if (f) $("league").value = await f.text();
@@ -52,7 +151,7 @@ $("solve").addEventListener("click", async () => {
   $("figures").hidden = true; $("links").hidden = true; $("report").hidden = true;
   if (timer) clearInterval(timer);
   const limit = Number($("limit").value) || 30;
-  const r = await fetch(`/api/jobs?time_limit=${limit}`, { method: "POST", body: $("league").value });
+  const r = await fetch(`/api/jobs?time_limit=${limit}`, { method: "POST", body: $("league").value, headers: { "X-CSRF-Token": csrf } });
   const body = await r.json();
   if (r.status === 429) { $("errors").textContent = "The service is busy: " + body.error + " (retry in " + (r.headers.get("Retry-After") || "a few") + " s)"; return; }
   if (!r.ok) { $("errors").textContent = (body.messages || [body.error]).join("\n"); return; }

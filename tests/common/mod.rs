@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod service;
+
 use fixtures::check::{self, Report};
 use fixtures::model::{parse_league, League};
 use fixtures::solve::{self, Options, Outcome, Solved};

@@ -1,0 +1,27 @@
+//! `fixtures worker`: workers on a shared database, on any number of machines.
+
+use super::CliError;
+
+/// Solve jobs from a shared database (the one `fixtures serve --db` uses): claim a queued job,
+/// hold a lease while solving, store the checked result. Run it on as many machines as needed.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The database: postgres://USER@HOST/DB (or sqlite://FILE on one machine).
+    #[arg(long, value_name = "URL")]
+    db: String,
+    /// Jobs solved at once (default: the number of cores).
+    #[arg(long)]
+    workers: Option<usize>,
+    /// Seconds a claim lasts without renewal.
+    #[arg(long, default_value_t = 30)]
+    lease: i64,
+}
+
+/// Runs `worker` until interrupted.
+pub fn run(a: Args) -> Result<(), CliError> {
+    let workers = a
+        .workers
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+    fixtures::serve::work(&a.db, workers, a.lease.max(2))
+        .map_err(|e| CliError::input(format!("error: {e}")))
+}

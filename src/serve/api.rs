@@ -1,0 +1,766 @@
+//! The JSON API's handlers: thin, each one caller check, one or two store calls, one answer.
+//! Anything not the caller's answers 404, exactly as what does not exist.
+
+use super::worker::JobSpec;
+use super::{changing, error, internal, not_found, reading, Shared, MAX_TIME_LIMIT};
+use crate::store::{is_id, Access, Job, Store, User};
+use crate::{check, model, report};
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+
+/// 400 with the messages the CLI gives for a bad league file (file, line, key).
+fn invalid_league(e: &model::InputErrors) -> Response {
+    let messages: Vec<String> = e.0.iter().map(|x| format!("error: {x}")).collect();
+    (
+        StatusCode::BAD_REQUEST,
+        Json(serde_json::json!({ "error": "invalid league file", "messages": messages })),
+    )
+        .into_response()
+}
+
+/// The caller's access to a league; `None` (answer 404) when none or no such league.
+async fn access(store: &Store, league: &str, user: &User) -> Result<Option<Access>, Response> {
+    if !is_id(league) {
+        return Ok(None);
+    }
+    store.access(league, user).await.map_err(internal)
+}
+
+/// A job the caller may read (owner or committee), with the access; else the 404 to give.
+async fn readable_job(app: &Shared, id: &str, user: &User) -> Result<(Job, Access), Response> {
+    if !is_id(id) {
+        return Err(not_found());
+    }
+    let job = app
+        .store
+        .job(id)
+        .await
+        .map_err(internal)?
+        .ok_or_else(not_found)?;
+    match access(&app.store, &job.league, user).await? {
+        Some(a) => Ok((job, a)),
+        None => Err(not_found()),
+    }
+}
+
+/// A job's status as the API shows it.
+async fn status_json(store: &Store, job: &Job) -> serde_json::Value {
+    let name = match store.league(&job.league).await {
+        Ok(Some(l)) => l.name,
+        _ => String::new(),
+    };
+    let now = crate::store::now();
+    let elapsed = match (job.started, job.finished, job.state.as_str()) {
+        (Some(s), _, "running") => (now - s).max(0),
+        (Some(s), Some(f), _) => (f - s).max(0),
+        _ => 0,
+    };
+    let f = &job.figures;
+    serde_json::json!({
+        "id": job.id, "state": job.state, "league": name, "league_id": job.league,
+        "time_limit": job.time_limit, "submitted": job.submitted, "elapsed": elapsed as f64,
+        "incumbent": f.incumbent, "bound": f.bound, "gap": f.gap, "fixtures": f.fixtures,
+        "breaks": f.breaks, "valid": f.valid, "messages": f.messages, "moves": f.moves,
+        "drafts": f.drafts, "status": f.status, "attempts": job.attempts,
+    })
+}
+
+/// `GET /api/leagues`: the caller's leagues.
+pub(crate) async fn leagues(State(app): State<Shared>, headers: HeaderMap) -> Response {
+    let c = match reading(&app, &headers).await {
+        Ok(c) => c,
+        Err(r) => return r,
+    };
+    match app.store.leagues_of(&c.user).await {
+        Ok(list) => Json(list).into_response(),
+        Err(e) => internal(e),
+    }
+}
+
+// An axum `Response` is the natural error of a handler's helper: it is what the client gets.
+#[allow(clippy::result_large_err)]
+fn league_text(body: &Bytes) -> Result<(String, model::League), Response> {
+    let text = std::str::from_utf8(body)
+        .map_err(|_| error(StatusCode::BAD_REQUEST, "the league file is not UTF-8 text"))?;
+    let league = model::parse_league(text, "league.toml").map_err(|e| invalid_league(&e))?;
+    Ok((text.to_string(), league))
+}
+
+/// `POST /api/leagues` (the league file as the body): a new league owned by the caller.
+pub(crate) async fn create_league(
+    State(app): State<Shared>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let c = match changing(&app, &headers, None).await {
+        Ok(c) => c,
+        Err(r) => return r,
+    };
+    let (text, league) = match league_text(&body) {
+        Ok(v) => v,
+        Err(r) => return r,
+    };
+    match app.store.create_league(&c.user, &league.name, &text).await {
+        Ok((id, _)) => (
+            StatusCode::CREATED,
+            Json(serde_json::json!({ "id": id, "name": league.name, "versions": 1 })),
+        )
+            .into_response(),
+        Err(e) => internal(e),
+    }
+}
+
+/// `GET /api/leagues/{id}`: the league, its jobs and its publications (owner or committee).
+pub(crate) async fn league(
+    State(app): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let c = match reading(&app, &headers).await {
+        Ok(c) => c,
+        Err(r) => return super::hide(r),
+    };
+    let a = match access(&app.store, &id, &c.user).await {
+        Ok(Some(a)) => a,
+        Ok(None) => return not_found(),
+        Err(r) => return r,
+    };
+    let (Ok(Some(l)), Ok(jobs), Ok(pubs)) = (
+        app.store.league(&id).await,
+        app.store.jobs_of_league(&id).await,
+        app.store.publications(&id).await,
+    ) else {
+        return error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the service failed; try again",
+        );
+    };
+    let mut statuses = Vec::new();
+    for j in &jobs {
+        statuses.push(status_json(&app.store, j).await);
+    }
+    let publications: Vec<serde_json::Value> = pubs
+        .iter()
+        .map(|p| serde_json::json!({ "id": p.id, "number": p.number, "created": p.created, "url": format!("/p/{}/", p.id) }))
+        .collect();
+    Json(serde_json::json!({
+        "id": l.id, "name": l.name, "versions": l.versions,
+        "access": if a == Access::Owner { "owner" } else { "committee" },
+        "jobs": statuses, "publications": publications,
+    }))
+    .into_response()
+}
+
+/// `POST /api/leagues/{id}/versions` (owner; the league file as the body): a new version.
+pub(crate) async fn add_version(
+    State(app): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let c = match changing(&app, &headers, None).await {
+        Ok(c) => c,
+        Err(r) => return super::hide(r),
+    };
+    if !matches!(
+        access(&app.store, &id, &c.user).await,
+        Ok(Some(Access::Owner))
+    ) {
+        return not_found();
+    }
+    let (text, league) = match league_text(&body) {
+        Ok(v) => v,
+        Err(r) => return r,
+    };
+    match app.store.add_version(&id, &league.name, &text).await {
+        Ok(_) => match app.store.league(&id).await {
+            Ok(Some(l)) => (StatusCode::CREATED, Json(l)).into_response(),
+            Ok(None) => not_found(),
+            Err(e) => internal(e),
+        },
+        Err(e) => internal(e),
+    }
+}
+
+/// `GET /api/leagues/{id}/versions/{n}`: a version's league file (owner or committee).
+pub(crate) async fn version_file(
+    State(app): State<Shared>,
+    Path((id, n)): Path<(String, i64)>,
+    headers: HeaderMap,
+) -> Response {
+    let c = match reading(&app, &headers).await {
+        Ok(c) => c,
+        Err(r) => return super::hide(r),
+    };
+    if !matches!(access(&app.store, &id, &c.user).await, Ok(Some(_))) {
+        return not_found();
+    }
+    match app.store.version_number(&id, n).await {
+        Ok(Some(v)) => text(v.toml, "application/toml; charset=utf-8"),
+        Ok(None) => not_found(),
+        Err(e) => internal(e),
+    }
+}
+
+/// `POST /api/leagues/{id}/invitations` (owner): a link that makes whoever opens it (logged
+/// in) a committee member.
+pub(crate) async fn invite(
+    State(app): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let c = match changing(&app, &headers, None).await {
+        Ok(c) => c,
+        Err(r) => return super::hide(r),
+    };
+    if !matches!(
+        access(&app.store, &id, &c.user).await,
+        Ok(Some(Access::Owner))
+    ) {
+        return not_found();
+    }
+    match app.store.invite(&id).await {
+        Ok(token) => (
+            StatusCode::CREATED,
+            Json(serde_json::json!({ "token": token, "link": format!("/invite/{token}") })),
+        )
+            .into_response(),
+        Err(e) => internal(e),
+    }
+}
+
+/// `POST /api/invitations/{token}`: the caller joins the league's committee.
+pub(crate) async fn accept(
+    State(app): State<Shared>,
+    Path(token): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let c = match changing(&app, &headers, None).await {
+        Ok(c) => c,
+        Err(r) => return super::hide(r),
+    };
+    if !is_id(&token) {
+        return not_found();
+    }
+    match app.store.accept(&token, &c.user).await {
+        Ok(Some(league)) => Json(serde_json::json!({ "league": league })).into_response(),
+        Ok(None) => not_found(),
+        Err(e) => internal(e),
+    }
+}
+
+/// Options of `POST /api/jobs` in the query string.
+#[derive(Deserialize)]
+pub(crate) struct SubmitQuery {
+    time_limit: Option<f64>,
+    seed: Option<u64>,
+    alternatives: Option<usize>,
+}
+
+/// A JSON job: the league (its file, or the id of one of the caller's leagues) and options.
+#[derive(Debug, Deserialize)]
+struct JsonJob {
+    #[serde(default)]
+    league: Option<String>,
+    #[serde(default)]
+    league_id: Option<String>,
+    time_limit: Option<f64>,
+    #[serde(flatten)]
+    spec: JobSpec,
+}
+
+/// The league version a job solves: (league id, version id, the league).
+async fn job_league(
+    app: &Shared,
+    user: &User,
+    text: Option<String>,
+    league_id: Option<String>,
+) -> Result<(String, String, model::League), Response> {
+    let store = &app.store;
+    if let Some(id) = league_id {
+        if !matches!(access(store, &id, user).await?, Some(Access::Owner)) {
+            return Err(not_found());
+        }
+        let mut v = store
+            .latest_version(&id)
+            .await
+            .map_err(internal)?
+            .ok_or_else(not_found)?;
+        if let Some(t) = text.filter(|t| *t != v.toml) {
+            let league = model::parse_league(&t, "league.toml").map_err(|e| invalid_league(&e))?;
+            let vid = store
+                .add_version(&id, &league.name, &t)
+                .await
+                .map_err(internal)?;
+            v = store
+                .version(&vid)
+                .await
+                .map_err(internal)?
+                .ok_or_else(not_found)?;
+        }
+        let league = model::parse_league(&v.toml, "league.toml").map_err(|e| invalid_league(&e))?;
+        return Ok((id, v.id, league));
+    }
+    let t = text.ok_or_else(|| {
+        error(
+            StatusCode::BAD_REQUEST,
+            "no league: send its file or league_id",
+        )
+    })?;
+    let league = model::parse_league(&t, "league.toml").map_err(|e| invalid_league(&e))?;
+    // The caller's league of that name gets a new version when the file changed.
+    let owned = store.leagues_of(user).await.map_err(internal)?;
+    if let Some(l) = owned
+        .iter()
+        .find(|l| l.owner == user.id && l.name == league.name)
+    {
+        let v = store
+            .latest_version(&l.id)
+            .await
+            .map_err(internal)?
+            .ok_or_else(not_found)?;
+        let vid = if v.toml == t {
+            v.id
+        } else {
+            store
+                .add_version(&l.id, &league.name, &t)
+                .await
+                .map_err(internal)?
+        };
+        return Ok((l.id.clone(), vid, league));
+    }
+    let (id, vid) = store
+        .create_league(user, &league.name, &t)
+        .await
+        .map_err(internal)?;
+    Ok((id, vid, league))
+}
+
+/// Checks a job's options against its league: a message for a 400 when they do not fit.
+fn check_spec(spec: &JobSpec, league: &model::League) -> Result<(), String> {
+    if spec.alternatives.is_some_and(|k| !(1..=5).contains(&k)) {
+        return Err("alternatives must be from 1 to 5".into());
+    }
+    if spec.current.is_some() != spec.from.is_some() {
+        return Err(
+            "rescheduling needs both `current` (the fixture list) and `from` (a date)".into(),
+        );
+    }
+    if let Some(from) = &spec.from {
+        if model::parse_iso_date(from).is_none() {
+            return Err(format!("from: \"{from}\" is not a date (YYYY-MM-DD)"));
+        }
+    }
+    if let Some(bad) = spec
+        .withdraw
+        .iter()
+        .find(|t| league.team_by_name(t).is_none())
+    {
+        return Err(format!("withdraw: no team \"{bad}\""));
+    }
+    Ok(())
+}
+
+/// 429 with Retry-After.
+fn busy(message: &str) -> Response {
+    let mut r = error(StatusCode::TOO_MANY_REQUESTS, message);
+    r.headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("10"));
+    r
+}
+
+/// `POST /api/jobs`: the league file as the body, or a JSON job. Always a new job.
+pub(crate) async fn submit(
+    State(app): State<Shared>,
+    Query(q): Query<SubmitQuery>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let c = match changing(&app, &headers, None).await {
+        Ok(c) => c,
+        Err(r) => return r,
+    };
+    let Ok(raw) = std::str::from_utf8(&body) else {
+        return error(StatusCode::BAD_REQUEST, "the league file is not UTF-8 text");
+    };
+    let json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    let job = if json {
+        match serde_json::from_str::<JsonJob>(raw) {
+            Ok(j) => j,
+            Err(e) => return error(StatusCode::BAD_REQUEST, &format!("bad JSON job: {e}")),
+        }
+    } else {
+        JsonJob {
+            league: Some(raw.to_string()),
+            league_id: None,
+            time_limit: None,
+            spec: JobSpec::default(),
+        }
+    };
+    let mut spec = job.spec;
+    spec.seed = spec.seed.or(q.seed);
+    spec.alternatives = spec.alternatives.or(q.alternatives);
+    let time_limit = job.time_limit.or(q.time_limit).unwrap_or(30.0);
+    if !(time_limit.is_finite() && time_limit > 0.0 && time_limit <= MAX_TIME_LIMIT) {
+        return error(
+            StatusCode::BAD_REQUEST,
+            &format!("time_limit must be a number of seconds from 0 to {MAX_TIME_LIMIT}"),
+        );
+    }
+    let (league_id, version, league) =
+        match job_league(&app, &c.user, job.league, job.league_id).await {
+            Ok(v) => v,
+            Err(r) => return r,
+        };
+    if let Some(p) = spec.rerun_of.clone() {
+        // A rerun of a published list: its CSV is the current list.
+        match app.store.publication(&p).await {
+            Ok(Some(publication)) if publication.league == league_id => {
+                spec.current = Some(publication.csv)
+            }
+            Ok(_) => return not_found(),
+            Err(e) => return internal(e),
+        }
+    }
+    if let Err(m) = check_spec(&spec, &league) {
+        return error(StatusCode::BAD_REQUEST, &m);
+    }
+    match (app.store.open_jobs(&c.user).await, app.store.queued().await) {
+        (Ok(n), _) if n >= app.cfg.per_account => {
+            return busy(&format!(
+                "you have {n} jobs queued or running (at most {}); try again when one ends",
+                app.cfg.per_account
+            ))
+        }
+        (_, Ok(n)) if n >= app.cfg.queue => return busy("the queue is full; try again shortly"),
+        (Err(e), _) | (_, Err(e)) => return internal(e),
+        _ => {}
+    }
+    let spec_text = serde_json::to_string(&spec).unwrap_or_default();
+    match app
+        .store
+        .submit(&c.user, &league_id, &version, &spec_text, time_limit)
+        .await
+    {
+        Ok(job) => (
+            StatusCode::ACCEPTED,
+            Json(status_json(&app.store, &job).await),
+        )
+            .into_response(),
+        Err(e) => internal(e),
+    }
+}
+
+/// `GET /api/jobs/{id}`: state, progress and figures (owner or committee).
+pub(crate) async fn status(
+    State(app): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let c = match reading(&app, &headers).await {
+        Ok(c) => c,
+        Err(r) => return super::hide(r),
+    };
+    match readable_job(&app, &id, &c.user).await {
+        Ok((job, _)) => Json(status_json(&app.store, &job).await).into_response(),
+        Err(r) => r,
+    }
+}
+
+/// `DELETE /api/jobs/{id}` (owner): cancels an open job (nothing of it is kept), deletes a
+/// finished one.
+pub(crate) async fn cancel(
+    State(app): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let c = match changing(&app, &headers, None).await {
+        Ok(c) => c,
+        Err(r) => return super::hide(r),
+    };
+    let job = match readable_job(&app, &id, &c.user).await {
+        Ok((job, Access::Owner)) => job,
+        Ok(_) => return not_found(),
+        Err(r) => return r,
+    };
+    match app.store.cancel(&job.id).await {
+        Ok(true) => match app.store.job(&job.id).await {
+            Ok(Some(j)) => Json(status_json(&app.store, &j).await).into_response(),
+            Ok(None) => not_found(),
+            Err(e) => internal(e),
+        },
+        Ok(false) => match app.store.delete_job(&job.id).await {
+            Ok(()) => StatusCode::NO_CONTENT.into_response(),
+            Err(e) => internal(e),
+        },
+        Err(e) => internal(e),
+    }
+}
+
+fn text(body: String, content_type: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, content_type)], body).into_response()
+}
+
+/// A result file of a job the caller may read.
+async fn stored_file(
+    app: &Shared,
+    id: &str,
+    name: &str,
+    headers: &HeaderMap,
+) -> Result<String, Response> {
+    let c = reading(app, headers).await.map_err(super::hide)?;
+    let (job, _) = readable_job(app, id, &c.user).await?;
+    app.store
+        .file(&job.id, name)
+        .await
+        .map_err(internal)?
+        .ok_or_else(|| {
+            error(
+                StatusCode::NOT_FOUND,
+                "no such file (has the job finished?)",
+            )
+        })
+}
+
+/// `GET /api/jobs/{id}/fixtures.csv`.
+pub(crate) async fn fixtures_csv(
+    State(app): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    match stored_file(&app, &id, "fixtures.csv", &headers).await {
+        Ok(t) => text(t, "text/csv; charset=utf-8"),
+        Err(r) => r,
+    }
+}
+
+/// `GET /api/jobs/{id}/files/{file}`: drafts, diffs, change summaries.
+pub(crate) async fn job_file(
+    State(app): State<Shared>,
+    Path((id, file)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let kind = if file.ends_with(".csv") {
+        "text/csv; charset=utf-8"
+    } else {
+        "text/plain; charset=utf-8"
+    };
+    match stored_file(&app, &id, &file, &headers).await {
+        Ok(t) => text(t, kind),
+        Err(r) => r,
+    }
+}
+
+/// The published site of a list (pages and calendars), rendered from the league file.
+fn site(toml: &str, csv: &str) -> Option<Vec<(String, String)>> {
+    let league = model::parse_league(toml, "league.toml").ok()?;
+    let list = check::parse_fixtures(&league, csv.as_bytes(), "fixtures.csv").ok()?;
+    Some(report::site::site(&league, &list.to_neutral(&league)))
+}
+
+fn site_file(files: Option<Vec<(String, String)>>, name: &str) -> Response {
+    let kind = if name.ends_with(".html") {
+        "text/html; charset=utf-8"
+    } else if name.ends_with(".ics") {
+        "text/calendar; charset=utf-8"
+    } else {
+        "application/octet-stream"
+    };
+    match files.and_then(|f| f.into_iter().find(|(n, _)| n == name)) {
+        Some((_, body)) => text(body, kind),
+        None => not_found(),
+    }
+}
+
+/// A job's report file, rendered from its list and league version.
+async fn job_site_file(app: &Shared, id: &str, name: &str, headers: &HeaderMap) -> Response {
+    let csv = match stored_file(app, id, "fixtures.csv", headers).await {
+        Ok(c) => c,
+        Err(r) => return r,
+    };
+    let Ok(Some(job)) = app.store.job(id).await else {
+        return not_found();
+    };
+    let Ok(Some(v)) = app.store.version(&job.version).await else {
+        return not_found();
+    };
+    site_file(site(&v.toml, &csv), name)
+}
+
+/// `GET /api/jobs/{id}/report/`.
+pub(crate) async fn report_index(
+    State(app): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    job_site_file(&app, &id, "index.html", &headers).await
+}
+
+/// `GET /api/jobs/{id}/report/{file}`.
+pub(crate) async fn report_file(
+    State(app): State<Shared>,
+    Path((id, file)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    job_site_file(&app, &id, &file, &headers).await
+}
+
+/// `GET /api/jobs/{id}/ics/{team}.ics`.
+pub(crate) async fn ics_file(
+    State(app): State<Shared>,
+    Path((id, file)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    job_site_file(&app, &id, &format!("ics/{file}"), &headers).await
+}
+
+/// What to publish: a draft of the job (default: its fixture list).
+#[derive(Deserialize, Default)]
+pub(crate) struct PublishRequest {
+    #[serde(default)]
+    draft: Option<usize>,
+}
+
+/// `POST /api/jobs/{id}/publish` (owner): the job's list (or a draft) becomes the league's next
+/// published version, public at an unguessable URL; earlier versions stay readable. A rerun's
+/// diff goes with it.
+pub(crate) async fn publish(
+    State(app): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let c = match changing(&app, &headers, None).await {
+        Ok(c) => c,
+        Err(r) => return super::hide(r),
+    };
+    let req: PublishRequest = serde_json::from_slice(&body).unwrap_or_default();
+    let job = match readable_job(&app, &id, &c.user).await {
+        Ok((job, Access::Owner)) => job,
+        Ok(_) => return not_found(),
+        Err(r) => return r,
+    };
+    let name = req
+        .draft
+        .map_or("fixtures.csv".to_string(), |n| format!("draft-{n}.csv"));
+    let (Ok(csv), Ok(diff)) = (
+        app.store.file(&job.id, &name).await,
+        app.store.file(&job.id, "fixtures.diff.csv").await,
+    ) else {
+        return error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the service failed; try again",
+        );
+    };
+    let Some(csv) = csv else {
+        return error(
+            StatusCode::NOT_FOUND,
+            "no such list (has the job finished?)",
+        );
+    };
+    match app.store.publish(&job.league, &job.version, &job.id, &csv, diff.as_deref()).await {
+        Ok(p) => (
+            StatusCode::CREATED,
+            Json(serde_json::json!({ "id": p.id, "number": p.number, "url": format!("/p/{}/", p.id) })),
+        )
+            .into_response(),
+        Err(e) => internal(e),
+    }
+}
+
+/// A publication's site file, public.
+async fn public_site_file(app: &Shared, id: &str, name: &str) -> Response {
+    if !is_id(id) {
+        return not_found();
+    }
+    let Ok(Some(p)) = app.store.publication(id).await else {
+        return not_found();
+    };
+    let Ok(Some(v)) = app.store.version(&p.version).await else {
+        return not_found();
+    };
+    site_file(site(&v.toml, &p.csv), name)
+}
+
+/// `GET /p/{id}/`: a published list's report (public, read-only).
+pub(crate) async fn public_index(State(app): State<Shared>, Path(id): Path<String>) -> Response {
+    public_site_file(&app, &id, "index.html").await
+}
+
+/// `GET /p/{id}/{file}`: a page of a published report.
+pub(crate) async fn public_file(
+    State(app): State<Shared>,
+    Path((id, file)): Path<(String, String)>,
+) -> Response {
+    public_site_file(&app, &id, &file).await
+}
+
+/// `GET /p/{id}/ics/{team}.ics`: a team's calendar, to subscribe to.
+pub(crate) async fn public_ics(
+    State(app): State<Shared>,
+    Path((id, file)): Path<(String, String)>,
+) -> Response {
+    public_site_file(&app, &id, &format!("ics/{file}")).await
+}
+
+/// `GET /p/{id}/fixtures.csv`: the published list.
+pub(crate) async fn public_csv(State(app): State<Shared>, Path(id): Path<String>) -> Response {
+    match is_id(&id).then_some(()) {
+        Some(()) => match app.store.publication(&id).await {
+            Ok(Some(p)) => text(p.csv, "text/csv; charset=utf-8"),
+            Ok(None) => not_found(),
+            Err(e) => internal(e),
+        },
+        None => not_found(),
+    }
+}
+
+/// `GET /p/{id}/changes.csv`: what changed from the version before (a rerun's diff).
+pub(crate) async fn public_diff(State(app): State<Shared>, Path(id): Path<String>) -> Response {
+    if !is_id(&id) {
+        return not_found();
+    }
+    match app.store.publication(&id).await {
+        Ok(Some(p)) => match p.diff {
+            Some(d) => text(d, "text/csv; charset=utf-8"),
+            None => error(StatusCode::NOT_FOUND, "the first version has no changes"),
+        },
+        Ok(None) => not_found(),
+        Err(e) => internal(e),
+    }
+}
+
+/// A check request: a league file and a fixture list.
+#[derive(Deserialize)]
+pub(crate) struct CheckRequest {
+    league: String,
+    fixtures: String,
+}
+
+/// `POST /api/check`: checks any list against any league; stores nothing.
+pub(crate) async fn check_list(Json(req): Json<CheckRequest>) -> Response {
+    let league = match model::parse_league(&req.league, "league.toml") {
+        Ok(l) => l,
+        Err(e) => return invalid_league(&e),
+    };
+    let list = match check::parse_fixtures(&league, req.fixtures.as_bytes(), "fixtures.csv") {
+        Ok(l) => l,
+        Err(e) => return error(StatusCode::BAD_REQUEST, &e.to_string()),
+    };
+    let r = check::check(&league, &list);
+    Json(serde_json::json!({
+        "valid": r.is_valid(),
+        "violations": r.violations.iter().map(|v| v.to_string()).collect::<Vec<_>>(),
+        "breaks": r.quality.breaks,
+        "objective": r.quality.objective,
+        "quality": r.quality.to_string(),
+    }))
+    .into_response()
+}

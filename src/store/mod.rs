@@ -1,0 +1,983 @@
+//! The service's data layer: accounts, leagues and their versions, jobs and their files,
+//! published fixture lists. One set of queries over SQLite (embedded, one file, WAL, foreign
+//! keys on) or PostgreSQL (many machines), through sqlx's `Any` driver; the schema is versioned
+//! in `migrations/` and applied at start. Every query of the service is in this module.
+//!
+//! Ids are random 128-bit hex strings; secrets (session and API tokens, invitation tokens) are
+//! random 256-bit strings of which only a SHA-256 hash is stored; passwords are argon2 hashes.
+
+mod ids;
+
+pub use ids::{hash_token, is_id, new_id, new_token};
+
+use serde::{Deserialize, Serialize};
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::{AnyPool, Row};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The migrations, in order: (version, SQL). Applied once each, at start.
+const MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("../../migrations/0001_init.sql"))];
+
+/// A data-layer failure.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database refused or failed a query.
+    #[error("database: {0}")]
+    Db(#[from] sqlx::Error),
+    /// A database URL that names no supported database.
+    #[error("unsupported database URL \"{0}\" (use sqlite://FILE or postgres://...)")]
+    Url(String),
+    /// A migration failed.
+    #[error("migration {version}: {error}")]
+    Migration {
+        /// The migration's version.
+        version: i64,
+        /// What failed.
+        error: String,
+    },
+    /// Hashing a password failed.
+    #[error("password hashing: {0}")]
+    Hash(String),
+}
+
+type Result<T> = std::result::Result<T, StoreError>;
+
+/// Now, in Unix seconds.
+pub fn now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+/// An account.
+#[derive(Debug, Clone, PartialEq)]
+pub struct User {
+    /// Its id.
+    pub id: String,
+    /// Its login name.
+    pub name: String,
+}
+
+/// How a user may reach a league.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// The secretary who created it: may change everything.
+    Owner,
+    /// An invited committee member: may read the league, its jobs and drafts.
+    Committee,
+}
+
+/// A league and its latest version number.
+#[derive(Debug, Clone, Serialize)]
+pub struct League {
+    /// Its id.
+    pub id: String,
+    /// Its name (from the latest league file).
+    pub name: String,
+    /// Its owner's user id.
+    #[serde(skip)]
+    pub owner: String,
+    /// The latest version's number.
+    pub versions: i64,
+}
+
+/// One version of a league file.
+#[derive(Debug, Clone)]
+pub struct Version {
+    /// Its id.
+    pub id: String,
+    /// Its league.
+    pub league: String,
+    /// 1, 2, ...
+    pub number: i64,
+    /// The league file.
+    pub toml: String,
+}
+
+/// A job as stored.
+#[derive(Debug, Clone)]
+pub struct Job {
+    /// Its id.
+    pub id: String,
+    /// Who submitted it.
+    pub owner: String,
+    /// Its league.
+    pub league: String,
+    /// The league version it solves.
+    pub version: String,
+    /// What it asks for besides the league (JSON).
+    pub spec: String,
+    /// Seconds the solve may take.
+    pub time_limit: f64,
+    /// queued, running, done, infeasible, timed-out, failed, cancelled.
+    pub state: String,
+    /// When it was submitted.
+    pub submitted: i64,
+    /// When a worker last started it.
+    pub started: Option<i64>,
+    /// When it ended.
+    pub finished: Option<i64>,
+    /// Times a worker claimed it.
+    pub attempts: i64,
+    /// Times a result was stored (never more than one).
+    pub completions: i64,
+    /// Figures and messages so far (JSON of `Figures`).
+    pub figures: Figures,
+}
+
+/// A job's figures and messages, as the API shows them.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Figures {
+    /// The best objective so far.
+    pub incumbent: Option<f64>,
+    /// The best proven bound so far.
+    pub bound: Option<f64>,
+    /// The proven relative gap, when done.
+    pub gap: Option<f64>,
+    /// Fixtures in the result.
+    pub fixtures: Option<usize>,
+    /// Breaks in the result.
+    pub breaks: Option<usize>,
+    /// Whether the checker accepted the result (always, for a stored result).
+    pub valid: Option<bool>,
+    /// Why the job failed or has no schedule, in the CLI's words.
+    #[serde(default)]
+    pub messages: Vec<String>,
+    /// A rerun: fixtures moved.
+    pub moves: Option<usize>,
+    /// Drafts stored (`draft-N.csv`).
+    pub drafts: Option<usize>,
+    /// The solver's status word (optimal, optimal-within, feasible).
+    pub status: Option<String>,
+}
+
+/// A job a worker has claimed: its id and the attempt that fences its writes.
+#[derive(Debug, Clone)]
+pub struct Claim {
+    /// The job.
+    pub job: Job,
+    /// The attempt number; only this attempt may store the result.
+    pub attempt: i64,
+}
+
+/// A published fixture list: public, read-only, at an unguessable id.
+#[derive(Debug, Clone, Serialize)]
+pub struct Publication {
+    /// Its public id.
+    pub id: String,
+    /// Its league.
+    #[serde(skip)]
+    pub league: String,
+    /// 1, 2, ... per league.
+    pub number: i64,
+    /// The league version it was solved for.
+    #[serde(skip)]
+    pub version: String,
+    /// The fixture list (CSV, checked).
+    #[serde(skip)]
+    pub csv: String,
+    /// The change from the version before (CSV diff), for a rerun.
+    #[serde(skip)]
+    pub diff: Option<String>,
+    /// When it was published.
+    pub created: i64,
+}
+
+/// The data layer: a pool on SQLite or PostgreSQL.
+#[derive(Clone)]
+pub struct Store {
+    pool: AnyPool,
+    postgres: bool,
+}
+
+impl Store {
+    /// Opens (creating where needed) the database at `url` (`sqlite://FILE` or `postgres://...`)
+    /// and applies the migrations it lacks.
+    pub async fn open(url: &str) -> Result<Store> {
+        sqlx::any::install_default_drivers();
+        let postgres = url.starts_with("postgres://") || url.starts_with("postgresql://");
+        let (url, max) = if postgres {
+            (url.to_string(), 8)
+        } else if let Some(path) = url.strip_prefix("sqlite://") {
+            (format!("sqlite://{path}?mode=rwc"), 4)
+        } else {
+            return Err(StoreError::Url(url.to_string()));
+        };
+        let pool = AnyPoolOptions::new()
+            .max_connections(max)
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if !postgres {
+                        // Per connection: foreign keys on, wait for a writer rather than fail.
+                        sqlx::query("PRAGMA foreign_keys = ON")
+                            .execute(&mut *conn)
+                            .await?;
+                        sqlx::query("PRAGMA busy_timeout = 10000")
+                            .execute(&mut *conn)
+                            .await?;
+                        sqlx::query("PRAGMA synchronous = NORMAL")
+                            .execute(&mut *conn)
+                            .await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect(&url)
+            .await?;
+        if !postgres {
+            sqlx::query("PRAGMA journal_mode = WAL")
+                .execute(&pool)
+                .await?;
+        }
+        let store = Store { pool, postgres };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    /// Whether this store is PostgreSQL (else SQLite).
+    pub fn is_postgres(&self) -> bool {
+        self.postgres
+    }
+
+    async fn migrate(&self) -> Result<()> {
+        sqlx::query(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied BIGINT NOT NULL)",
+        )
+        .execute(&self.pool)
+        .await?;
+        for &(version, sql) in MIGRATIONS {
+            let mut tx = self.pool.begin().await?;
+            if self.postgres {
+                // Two servers starting at once apply each migration once.
+                sqlx::query("LOCK TABLE schema_migrations IN EXCLUSIVE MODE")
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            let done: Option<AnyRow> =
+                sqlx::query("SELECT version FROM schema_migrations WHERE version = $1")
+                    .bind(version)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+            if done.is_some() {
+                tx.commit().await?;
+                continue;
+            }
+            // Comment lines out first (they may hold ';'), then one statement per ';'.
+            let code: String = sql
+                .lines()
+                .filter(|l| !l.trim_start().starts_with("--"))
+                .collect::<Vec<_>>()
+                .join("\n");
+            for statement in code.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+                sqlx::query(statement)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(|e| StoreError::Migration {
+                        version,
+                        error: e.to_string(),
+                    })?;
+            }
+            sqlx::query("INSERT INTO schema_migrations (version, applied) VALUES ($1, $2)")
+                .bind(version)
+                .bind(now())
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+        }
+        Ok(())
+    }
+
+    // ---- accounts ----
+
+    /// Creates an account; `None` when the name is taken.
+    pub async fn create_user(&self, name: &str, password: &str) -> Result<Option<User>> {
+        let hash = hash_password(password).await?;
+        let id = new_id();
+        let done = sqlx::query(
+            "INSERT INTO users (id, name, password_hash, created) VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO NOTHING",
+        )
+        .bind(&id)
+        .bind(name)
+        .bind(&hash)
+        .bind(now())
+        .execute(&self.pool)
+        .await?;
+        Ok((done.rows_affected() == 1).then(|| User {
+            id,
+            name: name.to_string(),
+        }))
+    }
+
+    /// How many accounts exist.
+    pub async fn user_count(&self) -> Result<i64> {
+        let row = sqlx::query("SELECT COUNT(*) AS n FROM users")
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.try_get::<i64, _>("n")?)
+    }
+
+    /// The account named `name`, if the password is right.
+    pub async fn login(&self, name: &str, password: &str) -> Result<Option<User>> {
+        let row = sqlx::query("SELECT id, password_hash FROM users WHERE name = $1")
+            .bind(name)
+            .fetch_optional(&self.pool)
+            .await?;
+        let Some(row) = row else {
+            // The same work as for a real account, so timing says nothing of which names exist.
+            let _ = verify_password(password, &dummy_hash().await).await;
+            return Ok(None);
+        };
+        let hash: String = row.try_get("password_hash")?;
+        if !verify_password(password, &hash).await {
+            return Ok(None);
+        }
+        Ok(Some(User {
+            id: row.try_get("id")?,
+            name: name.to_string(),
+        }))
+    }
+
+    /// Records a failed login for `who` (a name or an address).
+    pub async fn login_failed(&self, who: &str) -> Result<()> {
+        sqlx::query("INSERT INTO login_failures (who, at) VALUES ($1, $2)")
+            .bind(who)
+            .bind(now())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Failed logins of `who` since `since`.
+    pub async fn login_failures(&self, who: &str, since: i64) -> Result<i64> {
+        let row =
+            sqlx::query("SELECT COUNT(*) AS n FROM login_failures WHERE who = $1 AND at >= $2")
+                .bind(who)
+                .bind(since)
+                .fetch_one(&self.pool)
+                .await?;
+        Ok(row.try_get::<i64, _>("n")?)
+    }
+
+    /// A new session for `user`: (token for the cookie, CSRF token for its forms).
+    pub async fn create_session(&self, user: &User, days: i64) -> Result<(String, String)> {
+        let (token, csrf) = (new_token(), new_token());
+        sqlx::query(
+            "INSERT INTO sessions (token_hash, user_id, csrf, expires) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(hash_token(&token))
+        .bind(&user.id)
+        .bind(&csrf)
+        .bind(now() + days * 86_400)
+        .execute(&self.pool)
+        .await?;
+        Ok((token, csrf))
+    }
+
+    /// The user and CSRF token of a live session.
+    pub async fn session(&self, token: &str) -> Result<Option<(User, String)>> {
+        let row = sqlx::query(
+            "SELECT u.id AS id, u.name AS name, s.csrf AS csrf FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1 AND s.expires > $2",
+        )
+        .bind(hash_token(token))
+        .bind(now())
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| {
+            Ok((
+                User {
+                    id: r.try_get("id")?,
+                    name: r.try_get("name")?,
+                },
+                r.try_get("csrf")?,
+            ))
+        })
+        .transpose()
+    }
+
+    /// Ends a session.
+    pub async fn end_session(&self, token: &str) -> Result<()> {
+        sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+            .bind(hash_token(token))
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// A new API token for `user` (for scripts: `Authorization: Bearer TOKEN`).
+    pub async fn create_api_token(&self, user: &User) -> Result<String> {
+        let token = new_token();
+        sqlx::query("INSERT INTO api_tokens (token_hash, user_id, created) VALUES ($1, $2, $3)")
+            .bind(hash_token(&token))
+            .bind(&user.id)
+            .bind(now())
+            .execute(&self.pool)
+            .await?;
+        Ok(token)
+    }
+
+    /// The user an API token belongs to.
+    pub async fn api_user(&self, token: &str) -> Result<Option<User>> {
+        let row = sqlx::query(
+            "SELECT u.id AS id, u.name AS name FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = $1",
+        )
+        .bind(hash_token(token))
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| {
+            Ok(User {
+                id: r.try_get("id")?,
+                name: r.try_get("name")?,
+            })
+        })
+        .transpose()
+    }
+
+    /// The account named `name`.
+    pub async fn user_named(&self, name: &str) -> Result<Option<User>> {
+        let row = sqlx::query("SELECT id FROM users WHERE name = $1")
+            .bind(name)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| {
+            Ok(User {
+                id: r.try_get("id")?,
+                name: name.to_string(),
+            })
+        })
+        .transpose()
+    }
+
+    // ---- leagues ----
+
+    /// A new league owned by `owner`, with its first version: (league id, version id).
+    pub async fn create_league(
+        &self,
+        owner: &User,
+        name: &str,
+        toml: &str,
+    ) -> Result<(String, String)> {
+        let (league, version) = (new_id(), new_id());
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("INSERT INTO leagues (id, owner, name, created) VALUES ($1, $2, $3, $4)")
+            .bind(&league)
+            .bind(&owner.id)
+            .bind(name)
+            .bind(now())
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(
+            "INSERT INTO league_versions (id, league, number, toml, created) VALUES ($1, $2, 1, $3, $4)",
+        )
+        .bind(&version)
+        .bind(&league)
+        .bind(toml)
+        .bind(now())
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok((league, version))
+    }
+
+    /// A new version of a league's file (its name follows the file): the version's id.
+    pub async fn add_version(&self, league: &str, name: &str, toml: &str) -> Result<String> {
+        let id = new_id();
+        let mut tx = self.pool.begin().await?;
+        let row = sqlx::query(
+            "SELECT COALESCE(MAX(number), 0) AS n FROM league_versions WHERE league = $1",
+        )
+        .bind(league)
+        .fetch_one(&mut *tx)
+        .await?;
+        let n: i64 = row.try_get("n")?;
+        sqlx::query(
+            "INSERT INTO league_versions (id, league, number, toml, created) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(&id)
+        .bind(league)
+        .bind(n + 1)
+        .bind(toml)
+        .bind(now())
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("UPDATE leagues SET name = $1 WHERE id = $2")
+            .bind(name)
+            .bind(league)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(id)
+    }
+
+    /// How `user` may reach `league`; `None` when not at all (or no such league).
+    pub async fn access(&self, league: &str, user: &User) -> Result<Option<Access>> {
+        let row = sqlx::query("SELECT owner FROM leagues WHERE id = $1")
+            .bind(league)
+            .fetch_optional(&self.pool)
+            .await?;
+        let Some(row) = row else { return Ok(None) };
+        if row.try_get::<String, _>("owner")? == user.id {
+            return Ok(Some(Access::Owner));
+        }
+        let member = sqlx::query("SELECT role FROM members WHERE league = $1 AND user_id = $2")
+            .bind(league)
+            .bind(&user.id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(member.map(|_| Access::Committee))
+    }
+
+    /// A league by id.
+    pub async fn league(&self, id: &str) -> Result<Option<League>> {
+        let row = sqlx::query(
+            "SELECT l.id AS id, l.name AS name, l.owner AS owner, (SELECT COALESCE(MAX(number), 0) FROM league_versions v WHERE v.league = l.id) AS versions FROM leagues l WHERE l.id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| league_of(&r)).transpose()
+    }
+
+    /// The leagues `user` owns or was invited to.
+    pub async fn leagues_of(&self, user: &User) -> Result<Vec<League>> {
+        let rows = sqlx::query(
+            "SELECT l.id AS id, l.name AS name, l.owner AS owner, (SELECT COALESCE(MAX(number), 0) FROM league_versions v WHERE v.league = l.id) AS versions FROM leagues l WHERE l.owner = $1 OR l.id IN (SELECT league FROM members WHERE user_id = $1) ORDER BY l.created",
+        )
+        .bind(&user.id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(league_of).collect()
+    }
+
+    /// A league version by id.
+    pub async fn version(&self, id: &str) -> Result<Option<Version>> {
+        let row = sqlx::query("SELECT id, league, number, toml FROM league_versions WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| {
+            Ok(Version {
+                id: r.try_get("id")?,
+                league: r.try_get("league")?,
+                number: r.try_get("number")?,
+                toml: r.try_get("toml")?,
+            })
+        })
+        .transpose()
+    }
+
+    /// Version `number` of a league.
+    pub async fn version_number(&self, league: &str, number: i64) -> Result<Option<Version>> {
+        let row = sqlx::query("SELECT id FROM league_versions WHERE league = $1 AND number = $2")
+            .bind(league)
+            .bind(number)
+            .fetch_optional(&self.pool)
+            .await?;
+        match row {
+            Some(r) => self.version(&r.try_get::<String, _>("id")?).await,
+            None => Ok(None),
+        }
+    }
+
+    /// The latest version of a league.
+    pub async fn latest_version(&self, league: &str) -> Result<Option<Version>> {
+        let row = sqlx::query(
+            "SELECT id FROM league_versions WHERE league = $1 ORDER BY number DESC LIMIT 1",
+        )
+        .bind(league)
+        .fetch_optional(&self.pool)
+        .await?;
+        match row {
+            Some(r) => self.version(&r.try_get::<String, _>("id")?).await,
+            None => Ok(None),
+        }
+    }
+
+    /// An invitation to a league's committee: the token for the link.
+    pub async fn invite(&self, league: &str) -> Result<String> {
+        let token = new_token();
+        sqlx::query(
+            "INSERT INTO invitations (token_hash, league, role, created) VALUES ($1, $2, 'committee', $3)",
+        )
+        .bind(hash_token(&token))
+        .bind(league)
+        .bind(now())
+        .execute(&self.pool)
+        .await?;
+        Ok(token)
+    }
+
+    /// Makes `user` a committee member of the invitation's league: the league's id.
+    pub async fn accept(&self, token: &str, user: &User) -> Result<Option<String>> {
+        let row = sqlx::query("SELECT league FROM invitations WHERE token_hash = $1")
+            .bind(hash_token(token))
+            .fetch_optional(&self.pool)
+            .await?;
+        let Some(row) = row else { return Ok(None) };
+        let league: String = row.try_get("league")?;
+        sqlx::query(
+            "INSERT INTO members (league, user_id, role) VALUES ($1, $2, 'committee') ON CONFLICT (league, user_id) DO NOTHING",
+        )
+        .bind(&league)
+        .bind(&user.id)
+        .execute(&self.pool)
+        .await?;
+        Ok(Some(league))
+    }
+
+    // ---- jobs ----
+
+    /// Queues a job: always a new row, never a clobbered one.
+    pub async fn submit(
+        &self,
+        owner: &User,
+        league: &str,
+        version: &str,
+        spec: &str,
+        time_limit: f64,
+    ) -> Result<Job> {
+        let id = new_id();
+        let figures = serde_json::to_string(&Figures::default()).unwrap_or_default();
+        sqlx::query(
+            "INSERT INTO jobs (id, owner, league, version, spec, time_limit, state, submitted, figures) VALUES ($1, $2, $3, $4, $5, $6, 'queued', $7, $8)",
+        )
+        .bind(&id)
+        .bind(&owner.id)
+        .bind(league)
+        .bind(version)
+        .bind(spec)
+        .bind(time_limit)
+        .bind(now())
+        .bind(&figures)
+        .execute(&self.pool)
+        .await?;
+        self.job(&id)
+            .await?
+            .ok_or(StoreError::Db(sqlx::Error::RowNotFound))
+    }
+
+    /// Jobs of `owner` waiting or running.
+    pub async fn open_jobs(&self, owner: &User) -> Result<i64> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM jobs WHERE owner = $1 AND state IN ('queued', 'running')",
+        )
+        .bind(&owner.id)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get::<i64, _>("n")?)
+    }
+
+    /// Jobs waiting in all.
+    pub async fn queued(&self) -> Result<i64> {
+        let row = sqlx::query("SELECT COUNT(*) AS n FROM jobs WHERE state = 'queued'")
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.try_get::<i64, _>("n")?)
+    }
+
+    /// A job by id.
+    pub async fn job(&self, id: &str) -> Result<Option<Job>> {
+        let row = sqlx::query(&format!("SELECT {JOB_COLUMNS} FROM jobs WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| job_of(&r)).transpose()
+    }
+
+    /// The jobs of a league, newest first.
+    pub async fn jobs_of_league(&self, league: &str) -> Result<Vec<Job>> {
+        let rows = sqlx::query(&format!(
+            "SELECT {JOB_COLUMNS} FROM jobs WHERE league = $1 ORDER BY submitted DESC"
+        ))
+        .bind(league)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(job_of).collect()
+    }
+
+    /// Cancels a queued or running job (its worker sees it at its next lease renewal and stops;
+    /// nothing of it is stored). Returns whether it was open.
+    pub async fn cancel(&self, id: &str) -> Result<bool> {
+        let done = sqlx::query(
+            "UPDATE jobs SET state = 'cancelled', finished = $1 WHERE id = $2 AND state IN ('queued', 'running')",
+        )
+        .bind(now())
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Removes a job and its files.
+    pub async fn delete_job(&self, id: &str) -> Result<()> {
+        sqlx::query("DELETE FROM jobs WHERE id = $1")
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Claims the oldest queued job, or a running one whose lease has run out (its worker
+    /// died), for `worker` until `now + lease` seconds. Two workers never claim one job.
+    pub async fn claim(&self, worker: &str, lease: i64) -> Result<Option<Claim>> {
+        let t = now();
+        let lock = if self.postgres {
+            " FOR UPDATE SKIP LOCKED"
+        } else {
+            ""
+        };
+        let sql = format!(
+            "UPDATE jobs SET state = 'running', worker = $1, lease_until = $2, started = $3, attempts = attempts + 1 \
+             WHERE id = (SELECT id FROM jobs WHERE state = 'queued' OR (state = 'running' AND lease_until < $3) \
+             ORDER BY submitted LIMIT 1{lock}) RETURNING id, attempts"
+        );
+        let row = sqlx::query(&sql)
+            .bind(worker)
+            .bind(t + lease)
+            .bind(t)
+            .fetch_optional(&self.pool)
+            .await?;
+        let Some(row) = row else { return Ok(None) };
+        let id: String = row.try_get("id")?;
+        let attempt: i64 = row.try_get("attempts")?;
+        Ok(self.job(&id).await?.map(|job| Claim { job, attempt }))
+    }
+
+    /// Renews a claim's lease and stores its progress; false when the job is no longer this
+    /// attempt's (cancelled, or the lease ran out and another worker took it): stop.
+    pub async fn renew(
+        &self,
+        claim: &Claim,
+        worker: &str,
+        lease: i64,
+        figures: &Figures,
+    ) -> Result<bool> {
+        let done = sqlx::query(
+            "UPDATE jobs SET lease_until = $1, figures = $2 WHERE id = $3 AND worker = $4 AND attempts = $5 AND state = 'running'",
+        )
+        .bind(now() + lease)
+        .bind(serde_json::to_string(figures).unwrap_or_default())
+        .bind(&claim.job.id)
+        .bind(worker)
+        .bind(claim.attempt)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Stores a claim's result: its final state, figures and files, in one transaction, only if
+    /// the claim still holds (so no job is completed twice). Returns whether it was stored.
+    pub async fn finish(
+        &self,
+        claim: &Claim,
+        worker: &str,
+        state: &str,
+        figures: &Figures,
+        files: &[(String, String)],
+    ) -> Result<bool> {
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query(
+            "UPDATE jobs SET state = $1, figures = $2, finished = $3, completions = completions + 1 WHERE id = $4 AND worker = $5 AND attempts = $6 AND state = 'running'",
+        )
+        .bind(state)
+        .bind(serde_json::to_string(figures).unwrap_or_default())
+        .bind(now())
+        .bind(&claim.job.id)
+        .bind(worker)
+        .bind(claim.attempt)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() != 1 {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        for (name, content) in files {
+            sqlx::query("INSERT INTO job_files (job, name, content) VALUES ($1, $2, $3)")
+                .bind(&claim.job.id)
+                .bind(name)
+                .bind(content)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// A file of a job's result.
+    pub async fn file(&self, job: &str, name: &str) -> Result<Option<String>> {
+        let row = sqlx::query("SELECT content FROM job_files WHERE job = $1 AND name = $2")
+            .bind(job)
+            .bind(name)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| Ok(r.try_get("content")?)).transpose()
+    }
+
+    /// The names of a job's files.
+    pub async fn files(&self, job: &str) -> Result<Vec<String>> {
+        let rows = sqlx::query("SELECT name FROM job_files WHERE job = $1 ORDER BY name")
+            .bind(job)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(|r| Ok(r.try_get("name")?)).collect()
+    }
+
+    /// Removes jobs (and their files) that ended before `before`, and old login failures.
+    pub async fn purge(&self, before: i64) -> Result<u64> {
+        let done = sqlx::query(
+            "DELETE FROM jobs WHERE finished IS NOT NULL AND finished < $1 AND state NOT IN ('queued', 'running')",
+        )
+        .bind(before)
+        .execute(&self.pool)
+        .await?;
+        sqlx::query("DELETE FROM login_failures WHERE at < $1")
+            .bind(now() - 86_400)
+            .execute(&self.pool)
+            .await?;
+        sqlx::query("DELETE FROM sessions WHERE expires < $1")
+            .bind(now())
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
+
+    // ---- publications ----
+
+    /// Publishes a checked fixture list as the league's next version; earlier ones stay.
+    pub async fn publish(
+        &self,
+        league: &str,
+        version: &str,
+        job: &str,
+        csv: &str,
+        diff: Option<&str>,
+    ) -> Result<Publication> {
+        let id = new_id();
+        let mut tx = self.pool.begin().await?;
+        let row =
+            sqlx::query("SELECT COALESCE(MAX(number), 0) AS n FROM publications WHERE league = $1")
+                .bind(league)
+                .fetch_one(&mut *tx)
+                .await?;
+        let n: i64 = row.try_get("n")?;
+        sqlx::query(
+            "INSERT INTO publications (id, league, number, version, job, csv, diff, created) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(&id)
+        .bind(league)
+        .bind(n + 1)
+        .bind(version)
+        .bind(job)
+        .bind(csv)
+        .bind(diff)
+        .bind(now())
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        self.publication(&id)
+            .await?
+            .ok_or(StoreError::Db(sqlx::Error::RowNotFound))
+    }
+
+    /// A publication by its public id.
+    pub async fn publication(&self, id: &str) -> Result<Option<Publication>> {
+        let row = sqlx::query(
+            "SELECT id, league, number, version, csv, diff, created FROM publications WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| publication_of(&r)).transpose()
+    }
+
+    /// A league's publications, in order.
+    pub async fn publications(&self, league: &str) -> Result<Vec<Publication>> {
+        let rows = sqlx::query(
+            "SELECT id, league, number, version, csv, diff, created FROM publications WHERE league = $1 ORDER BY number",
+        )
+        .bind(league)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(publication_of).collect()
+    }
+}
+
+const JOB_COLUMNS: &str = "id, owner, league, version, spec, time_limit, state, submitted, started, finished, attempts, completions, figures";
+
+fn job_of(r: &AnyRow) -> Result<Job> {
+    let figures: String = r.try_get("figures")?;
+    Ok(Job {
+        id: r.try_get("id")?,
+        owner: r.try_get("owner")?,
+        league: r.try_get("league")?,
+        version: r.try_get("version")?,
+        spec: r.try_get("spec")?,
+        time_limit: r.try_get("time_limit")?,
+        state: r.try_get("state")?,
+        submitted: r.try_get("submitted")?,
+        started: r.try_get("started")?,
+        finished: r.try_get("finished")?,
+        attempts: r.try_get("attempts")?,
+        completions: r.try_get("completions")?,
+        figures: serde_json::from_str(&figures).unwrap_or_default(),
+    })
+}
+
+fn league_of(r: &AnyRow) -> Result<League> {
+    Ok(League {
+        id: r.try_get("id")?,
+        name: r.try_get("name")?,
+        owner: r.try_get("owner")?,
+        versions: r.try_get("versions")?,
+    })
+}
+
+fn publication_of(r: &AnyRow) -> Result<Publication> {
+    Ok(Publication {
+        id: r.try_get("id")?,
+        league: r.try_get("league")?,
+        number: r.try_get("number")?,
+        version: r.try_get("version")?,
+        csv: r.try_get("csv")?,
+        diff: r.try_get("diff")?,
+        created: r.try_get("created")?,
+    })
+}
+
+/// An argon2 hash of a random password, for logins of unknown names: the same work as a real
+/// check, so the answer's timing says nothing of which names exist.
+async fn dummy_hash() -> String {
+    static DUMMY: tokio::sync::OnceCell<String> = tokio::sync::OnceCell::const_new();
+    DUMMY
+        .get_or_init(|| async { hash_password(&new_token()).await.unwrap_or_default() })
+        .await
+        .clone()
+}
+
+async fn hash_password(password: &str) -> Result<String> {
+    let password = password.to_string();
+    tokio::task::spawn_blocking(move || {
+        use argon2::password_hash::{PasswordHasher, SaltString};
+        let salt = SaltString::encode_b64(&ids::random_bytes::<16>())
+            .map_err(|e| StoreError::Hash(e.to_string()))?;
+        argon2::Argon2::default()
+            .hash_password(password.as_bytes(), &salt)
+            .map(|h| h.to_string())
+            .map_err(|e| StoreError::Hash(e.to_string()))
+    })
+    .await
+    .map_err(|e| StoreError::Hash(e.to_string()))?
+}
+
+async fn verify_password(password: &str, hash: &str) -> bool {
+    let (password, hash) = (password.to_string(), hash.to_string());
+    tokio::task::spawn_blocking(move || {
+        use argon2::password_hash::{PasswordHash, PasswordVerifier};
+        PasswordHash::new(&hash).is_ok_and(|h| {
+            argon2::Argon2::default()
+                .verify_password(password.as_bytes(), &h)
+                .is_ok()
+        })
+    })
+    .await
+    .unwrap_or(false)
+}
