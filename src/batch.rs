@@ -13,6 +13,8 @@
 //! ```
 //!
 //! With `current.csv` and `from` it is a rerun (`fixtures reschedule`), else a fresh solve.
+//! With `--db URL` (`run_on_store`) the scenarios become jobs of a shared store, solved by
+//! whichever workers serve it.
 //! Results go to `<scenario>/result/`: `fixtures.csv`, and for a rerun `fixtures.diff.csv` and
 //! `changes.txt`; `row.csv` keeps the scenario's summary row, so a second run skips scenarios
 //! already done (unless forced). One failing scenario never stops the others.
@@ -22,6 +24,7 @@ use crate::files::write_atomically;
 use crate::model::{self, parse_iso_date};
 use crate::pipeline::{self, Failure, Solution};
 use crate::solve::Options;
+use crate::store::Store;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -112,6 +115,171 @@ pub fn scenarios(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(out)
 }
 
+/// Runs every scenario of `dir` as a job of the shared store at `db` (`fixtures batch --db`), so
+/// that every worker of a cluster takes part; waits for them, writes each result (checked again
+/// on arrival) and `dir/summary.csv`. The jobs belong to the account `batch` (created when
+/// missing, with no usable password).
+pub fn run_on_store(dir: &Path, db: &str, force: bool) -> std::io::Result<Vec<Row>> {
+    let list = scenarios(dir)?;
+    let io = |e: String| std::io::Error::other(e);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let rows = rt.block_on(async {
+        let store = Store::open(db).await.map_err(|e| io(e.to_string()))?;
+        let user = match store
+            .user_named("batch")
+            .await
+            .map_err(|e| io(e.to_string()))?
+        {
+            Some(u) => u,
+            None => store
+                .create_user("batch", &crate::store::new_token())
+                .await
+                .map_err(|e| io(e.to_string()))?
+                .ok_or_else(|| io("cannot create the batch account".into()))?,
+        };
+        let mut waiting: Vec<(PathBuf, Result<(String, Scenario), Row>)> = Vec::new();
+        for p in &list {
+            let submitted = match (force, read_row(&p.join("result").join("row.csv"))) {
+                (false, Some(mut row)) => {
+                    row.status = format!("skipped ({})", row.status);
+                    Err(row)
+                }
+                _ => match read_scenario(p) {
+                    Ok(sc) => submit(&store, &user, sc).await.map_err(|e| error_row(&e)),
+                    Err(e) => Err(error_row(&e)),
+                },
+            };
+            waiting.push((p.clone(), submitted));
+        }
+        let mut rows = Vec::new();
+        for (p, submitted) in waiting {
+            let name = p
+                .file_name()
+                .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+            let mut row = match submitted {
+                Ok((id, sc)) => collect(&store, &id, &sc, &p)
+                    .await
+                    .unwrap_or_else(|e| error_row(&e)),
+                Err(row) => row,
+            };
+            row.scenario = name;
+            if !row.status.starts_with("skipped") {
+                let _ = std::fs::create_dir_all(p.join("result"));
+                let _ = write_atomically(
+                    &p.join("result").join("row.csv"),
+                    &csv_text(&[row.record()]),
+                );
+            }
+            rows.push(row);
+        }
+        Ok::<_, std::io::Error>(rows)
+    })?;
+    let records: Vec<Vec<String>> = rows.iter().map(Row::record).collect();
+    write_atomically(&dir.join("summary.csv"), &csv_text(&records))?;
+    Ok(rows)
+}
+
+fn error_row(e: &str) -> Row {
+    Row {
+        scenario: String::new(),
+        status: "error".into(),
+        valid: None,
+        fixtures: None,
+        moves: None,
+        breaks: None,
+        seconds: 0.0,
+        error: one_line(e),
+    }
+}
+
+/// Submits a scenario as a job: its id.
+async fn submit(
+    store: &Store,
+    user: &crate::store::User,
+    sc: Scenario,
+) -> Result<(String, Scenario), String> {
+    let (league, version) = store
+        .create_league(user, &sc.league.name, &sc.text)
+        .await
+        .map_err(|e| e.to_string())?;
+    let spec = crate::serve::worker::JobSpec {
+        seed: Some(sc.seed),
+        current: sc.current.as_ref().map(|c| c.0.clone()),
+        from: sc.from.map(|d| d.to_string()),
+        withdraw: sc.withdraw_names.clone(),
+        ..Default::default()
+    };
+    let spec = serde_json::to_string(&spec).map_err(|e| e.to_string())?;
+    let job = store
+        .submit(user, &league, &version, &spec, sc.time_limit)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok((job.id, sc))
+}
+
+/// Waits for a job, checks its list again and writes the scenario's result files: its row.
+async fn collect(store: &Store, id: &str, sc: &Scenario, p: &Path) -> Result<Row, String> {
+    let job = loop {
+        let job = store
+            .job(id)
+            .await
+            .map_err(|e| e.to_string())?
+            .ok_or("the job is gone")?;
+        if !["queued", "running"].contains(&job.state.as_str()) {
+            break job;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    };
+    let f = &job.figures;
+    let mut row = Row {
+        scenario: String::new(),
+        status: f.status.clone().unwrap_or_else(|| job.state.clone()),
+        valid: None,
+        fixtures: None,
+        moves: f.moves,
+        breaks: None,
+        seconds: job
+            .finished
+            .zip(job.started)
+            .map_or(0.0, |(e, s)| (e - s) as f64),
+        error: one_line(&f.messages.join("\n")),
+    };
+    let Some(csv) = store
+        .file(id, "fixtures.csv")
+        .await
+        .map_err(|e| e.to_string())?
+    else {
+        return Ok(row);
+    };
+    // Checked again here, against the scenario's league and rerun, before it is written.
+    let (league, rerun) = match (&sc.current, sc.from) {
+        (Some((_, current)), Some(from)) => {
+            let plan = crate::reschedule::plan(&sc.league, current, from, &sc.withdraw);
+            (plan.league, plan.rerun)
+        }
+        _ => (sc.league.clone(), crate::model::Rerun::default()),
+    };
+    let checked =
+        pipeline::verify_text(&league, csv, &rerun, "fixtures.csv").map_err(|e| e.to_string())?;
+    let out = p.join("result");
+    std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
+    pipeline::save(&out.join("fixtures.csv"), &checked).map_err(|e| e.to_string())?;
+    for (name, file) in [
+        ("fixtures.diff.csv", "fixtures.diff.csv"),
+        ("changes.txt", "changes.txt"),
+    ] {
+        if let Some(text) = store.file(id, name).await.map_err(|e| e.to_string())? {
+            write(&out.join(file), &text)?;
+        }
+    }
+    row.valid = Some(true);
+    row.fixtures = Some(checked.report().quality.fixtures);
+    row.breaks = Some(checked.report().quality.breaks);
+    Ok(row)
+}
+
 /// Runs every scenario of `dir` on `jobs` threads and writes `dir/summary.csv`.
 pub fn run(dir: &Path, force: bool, jobs: usize) -> std::io::Result<Vec<Row>> {
     let list = scenarios(dir)?;
@@ -182,10 +350,24 @@ fn read_row(path: &Path) -> Option<Row> {
     Row::from_record(&rec)
 }
 
-/// Solves one scenario into its `result/` folder. Errors are messages for the summary.
-fn scenario(p: &Path) -> Result<Row, String> {
+/// A scenario folder, read and checked: the league (file text and data), the options, the
+/// rerun's current list, first movable date and withdrawn teams.
+struct Scenario {
+    text: String,
+    league: model::League,
+    time_limit: f64,
+    seed: u64,
+    current: Option<(String, crate::model::FixtureList)>,
+    from: Option<chrono::NaiveDate>,
+    withdraw: Vec<usize>,
+    withdraw_names: Vec<String>,
+}
+
+/// Reads a scenario folder. Errors are messages for the summary.
+fn read_scenario(p: &Path) -> Result<Scenario, String> {
     let league =
         model::read_league(&p.join("league.toml")).map_err(|e| one_line(&e.to_string()))?;
+    let text = std::fs::read_to_string(p.join("league.toml")).map_err(|e| e.to_string())?;
     let spec: ScenarioFile = match std::fs::read_to_string(p.join("scenario.toml")) {
         Ok(text) => toml::from_str(&text)
             .map_err(|e| one_line(&format!("{}: {e}", p.join("scenario.toml").display())))?,
@@ -212,27 +394,56 @@ fn scenario(p: &Path) -> Result<Row, String> {
                 .ok_or_else(|| format!("scenario.toml: key `withdraw`: no team \"{name}\""))?,
         );
     }
-    let opts = Options {
-        time_limit: spec.time_limit.unwrap_or(60.0).max(0.1),
-        seed: spec.seed.unwrap_or(0),
-        threads: 1,
-        ..Options::default()
-    };
     let current_path = p.join("current.csv");
     let current = if current_path.is_file() {
         let list = check::read_fixtures(&league, &current_path).map_err(|e| e.to_string())?;
         if let Some(bad) = list.unreadable.first() {
             return Err(format!("current.csv: {bad}"));
         }
-        Some(list.to_neutral(&league))
+        let csv = std::fs::read_to_string(&current_path).map_err(|e| e.to_string())?;
+        Some((csv, list.to_neutral(&league)))
     } else {
         None
     };
+    match (&current, from) {
+        (None, Some(_)) => {
+            return Err("scenario.toml sets `from` but there is no current.csv".into())
+        }
+        (_, None) if !withdraw.is_empty() => {
+            return Err("`withdraw` needs current.csv and `from`".into())
+        }
+        _ => {}
+    }
+    Ok(Scenario {
+        text,
+        league,
+        time_limit: spec.time_limit.unwrap_or(60.0).max(0.1),
+        seed: spec.seed.unwrap_or(0),
+        current,
+        from,
+        withdraw,
+        withdraw_names: spec.withdraw,
+    })
+}
+
+/// Solves one scenario into its `result/` folder. Errors are messages for the summary.
+fn scenario(p: &Path) -> Result<Row, String> {
+    let sc = read_scenario(p)?;
+    let league = &sc.league;
+    let withdraw = &sc.withdraw;
+    let opts = Options {
+        time_limit: sc.time_limit,
+        seed: sc.seed,
+        threads: 1,
+        ..Options::default()
+    };
+    let current = sc.current.as_ref().map(|c| c.1.clone());
+    let from = sc.from;
     let out_dir = p.join("result");
     std::fs::create_dir_all(&out_dir).map_err(|e| e.to_string())?;
     match (current, from) {
         (Some(current), Some(from)) => {
-            match pipeline::rerun(&league, &current, from, &withdraw, &opts) {
+            match pipeline::rerun(league, &current, from, withdraw, &opts) {
                 Ok(r) => {
                     let mut row = finish(&r.solution, &out_dir)?;
                     row.moves = Some(r.count(crate::reschedule::Status::Moved));
@@ -243,16 +454,10 @@ fn scenario(p: &Path) -> Result<Row, String> {
                 Err(e) => Ok(failed(&e)),
             }
         }
-        (None, Some(_)) => Err("scenario.toml sets `from` but there is no current.csv".into()),
-        _ => {
-            if !withdraw.is_empty() {
-                return Err("`withdraw` needs current.csv and `from`".into());
-            }
-            match pipeline::solve(&league, &opts) {
-                Ok(s) => finish(&s, &out_dir),
-                Err(e) => Ok(failed(&e)),
-            }
-        }
+        _ => match pipeline::solve(league, &opts) {
+            Ok(s) => finish(&s, &out_dir),
+            Err(e) => Ok(failed(&e)),
+        },
     }
 }
 

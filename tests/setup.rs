@@ -61,3 +61,33 @@ fn every_name_bindgen_loads_is_found() {
     let empty = folder_with(&[]);
     assert!(!finds_libclang(empty.path()).0);
 }
+
+/// `scripts/postgres --check`: which PostgreSQL the tests would use, without starting one.
+fn postgres_check(env: &[(&str, &str)]) -> (bool, String) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/postgres");
+    let mut cmd = Command::new("bash");
+    cmd.arg(script).arg("--check").env_remove("DATABASE_URL");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("bash runs scripts/postgres");
+    (
+        out.status.success(),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    )
+}
+
+#[test]
+fn postgres_detection_prefers_database_url_and_reports_none() {
+    let (ok, text) = postgres_check(&[("DATABASE_URL", "postgres://u@db.example/x")]);
+    assert!(ok, "{text}");
+    assert_eq!(text.trim(), "postgres://u@db.example/x");
+    // Nothing listens on port 1: no server, said so, exit 1 (and nothing installed).
+    let (ok, text) = postgres_check(&[("FIXTURES_PG_LOCAL_PORT", "1")]);
+    assert!(!ok, "{text}");
+    assert!(text.contains("nothing answers"), "{text}");
+}

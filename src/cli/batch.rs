@@ -15,6 +15,10 @@ pub struct Args {
     /// Scenarios solved at once (default: the number of cores).
     #[arg(long)]
     jobs: Option<usize>,
+    /// Submit the scenarios as jobs to this shared database (the one `fixtures serve --db` and
+    /// `fixtures worker --db` use), so that a cluster of workers shares them; wait for them.
+    #[arg(long, value_name = "URL")]
+    db: Option<String>,
 }
 
 /// Runs `batch`.
@@ -22,8 +26,11 @@ pub fn run(a: Args) -> Result<(), CliError> {
     let jobs = a
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
-    let rows = fixtures::batch::run(&a.dir, a.force, jobs)
-        .map_err(|e| CliError::input(format!("error: {}: {e}", a.dir.display())))?;
+    let rows = match &a.db {
+        Some(db) => fixtures::batch::run_on_store(&a.dir, db, a.force),
+        None => fixtures::batch::run(&a.dir, a.force, jobs),
+    }
+    .map_err(|e| CliError::input(format!("error: {}: {e}", a.dir.display())))?;
     for r in &rows {
         let error = if r.error.is_empty() {
             String::new()

@@ -239,27 +239,43 @@ impl Store {
         self.postgres
     }
 
+    /// Applies the migrations not yet applied, in one transaction. On PostgreSQL an advisory
+    /// lock makes processes that start at once take turns; on SQLite a busy database is tried
+    /// again.
     async fn migrate(&self) -> Result<()> {
+        let mut attempt = 0;
+        loop {
+            match self.migrate_once().await {
+                Ok(()) => return Ok(()),
+                Err(e) if attempt < 5 => {
+                    attempt += 1;
+                    let _ = e;
+                    tokio::time::sleep(std::time::Duration::from_millis(200 * attempt)).await;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    async fn migrate_once(&self) -> Result<()> {
+        let mut tx = self.pool.begin().await?;
+        if self.postgres {
+            sqlx::query("SELECT pg_advisory_xact_lock(727072707)")
+                .execute(&mut *tx)
+                .await?;
+        }
         sqlx::query(
             "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied BIGINT NOT NULL)",
         )
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?;
         for &(version, sql) in MIGRATIONS {
-            let mut tx = self.pool.begin().await?;
-            if self.postgres {
-                // Two servers starting at once apply each migration once.
-                sqlx::query("LOCK TABLE schema_migrations IN EXCLUSIVE MODE")
-                    .execute(&mut *tx)
-                    .await?;
-            }
             let done: Option<AnyRow> =
                 sqlx::query("SELECT version FROM schema_migrations WHERE version = $1")
                     .bind(version)
                     .fetch_optional(&mut *tx)
                     .await?;
             if done.is_some() {
-                tx.commit().await?;
                 continue;
             }
             // Comment lines out first (they may hold ';'), then one statement per ';'.
@@ -282,8 +298,8 @@ impl Store {
                 .bind(now())
                 .execute(&mut *tx)
                 .await?;
-            tx.commit().await?;
         }
+        tx.commit().await?;
         Ok(())
     }
 

@@ -174,9 +174,9 @@ impl Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
         let mut args = self.args.clone();
-        // A new port: the old one may linger.
+        // The same address, so that clients find it again.
         if let Some(i) = args.iter().position(|a| a == "--bind") {
-            args[i + 1] = "127.0.0.1:0".into();
+            args[i + 1] = self.base.trim_start_matches("http://").to_string();
         }
         let (child, base) = spawn(&args);
         self.child = child;
@@ -283,6 +283,12 @@ impl Drop for Server {
 pub struct Worker(pub Child);
 
 impl Worker {
+    /// Kills the worker with SIGKILL, mid-whatever.
+    pub fn kill(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+
     pub fn start(db: &Db, lease: u32) -> Worker {
         let child = Command::new(BIN)
             .arg("worker")
