@@ -139,7 +139,7 @@ pub fn run_on_store(dir: &Path, db: &str, force: bool) -> std::io::Result<Vec<Ro
                 .map_err(|e| io(e.to_string()))?
                 .ok_or_else(|| io("cannot create the batch account".into()))?,
         };
-        let mut waiting: Vec<(PathBuf, Result<(String, Scenario), Row>)> = Vec::new();
+        let mut waiting: Vec<(PathBuf, Submitted)> = Vec::new();
         for p in &list {
             let submitted = match (force, read_row(&p.join("result").join("row.csv"))) {
                 (false, Some(mut row)) => {
@@ -180,6 +180,9 @@ pub fn run_on_store(dir: &Path, db: &str, force: bool) -> std::io::Result<Vec<Ro
     write_atomically(&dir.join("summary.csv"), &csv_text(&records))?;
     Ok(rows)
 }
+
+/// A scenario submitted (its job id and what it asked for), or the row it gets without a job.
+type Submitted = Result<(String, Scenario), Row>;
 
 fn error_row(e: &str) -> Row {
     Row {
