@@ -124,7 +124,12 @@ fn two_workers_a_killed_worker_and_a_restarted_server_lose_nothing() {
     }
     assert_eq!(server_errors.load(Ordering::SeqCst), 0, "no 5xx");
     // In the database: each job completed exactly once; the killed worker's job was retried.
-    let all: Vec<String> = ids.lock().unwrap().iter().map(|(_, id)| id.clone()).collect();
+    let all: Vec<String> = ids
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|(_, id)| id.clone())
+        .collect();
     let (completions, retried) = tokio::runtime::Runtime::new().unwrap().block_on(async {
         let store = fixtures::store::Store::open(&db.url()).await.unwrap();
         let mut completions = Vec::new();

@@ -195,63 +195,67 @@ function finished(id, s) {
 /// The API, described for clients (OpenAPI 3.0).
 pub const OPENAPI: &str = r##"{
   "openapi": "3.0.3",
-  "info": { "title": "fixtures", "version": "1", "description": "Fixture scheduling for amateur team leagues." },
-  "paths": {
-    "/api/jobs": {
-      "post": {
-        "summary": "Submit a league file to solve",
-        "parameters": [
-          { "name": "time_limit", "in": "query", "schema": { "type": "number", "default": 30, "maximum": 600 } },
-          { "name": "seed", "in": "query", "schema": { "type": "integer", "default": 0 } },
-          { "name": "alternatives", "in": "query", "schema": { "type": "integer", "minimum": 1, "maximum": 5 } }
-        ],
-        "requestBody": { "required": true, "content": {
-          "application/toml": { "schema": { "type": "string" } },
-          "text/plain": { "schema": { "type": "string" } },
-          "application/json": { "schema": { "$ref": "#/components/schemas/Job" } } } },
-        "responses": {
-          "202": { "description": "Accepted: the job's status", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Status" } } } },
-          "400": { "description": "Invalid league file: messages with file, line and key", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } },
-          "413": { "description": "Body larger than 4 MiB" },
-          "429": { "description": "Queue full; see Retry-After", "headers": { "Retry-After": { "schema": { "type": "integer" } } } }
-        }
-      }
-    },
-    "/api/jobs/{id}": {
-      "parameters": [ { "name": "id", "in": "path", "required": true, "schema": { "type": "string" } } ],
-      "get": { "summary": "A job's state, progress and figures", "responses": { "200": { "description": "Status", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Status" } } } }, "404": { "description": "No such job" } } },
-      "delete": { "summary": "Cancel a queued or running job; delete a finished one", "responses": { "200": { "description": "Cancelled" }, "204": { "description": "Deleted" }, "404": { "description": "No such job" } } }
-    },
-    "/api/jobs/{id}/fixtures.csv": { "parameters": [ { "name": "id", "in": "path", "required": true, "schema": { "type": "string" } } ], "get": { "summary": "The fixture list", "responses": { "200": { "description": "CSV", "content": { "text/csv": {} } }, "404": { "description": "Not finished or no such job" } } } },
-    "/api/jobs/{id}/report/": { "parameters": [ { "name": "id", "in": "path", "required": true, "schema": { "type": "string" } } ], "get": { "summary": "The published report (index.html; other pages beside it)", "responses": { "200": { "description": "HTML", "content": { "text/html": {} } } } } },
-    "/api/jobs/{id}/ics/{team}.ics": { "parameters": [ { "name": "id", "in": "path", "required": true, "schema": { "type": "string" } }, { "name": "team", "in": "path", "required": true, "schema": { "type": "string" } } ], "get": { "summary": "A team's calendar", "responses": { "200": { "description": "iCalendar", "content": { "text/calendar": {} } } } } },
-    "/api/jobs/{id}/files/{file}": { "parameters": [ { "name": "id", "in": "path", "required": true, "schema": { "type": "string" } }, { "name": "file", "in": "path", "required": true, "schema": { "type": "string", "example": "draft-2.csv" } } ], "get": { "summary": "Other results: draft-N.csv (alternatives), fixtures.diff.csv and changes.txt (reschedule)", "responses": { "200": { "description": "The file" }, "404": { "description": "No such file" } } } },
-    "/api/check": {
-      "post": {
-        "summary": "Check a fixture list against a league file",
-        "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "required": ["league", "fixtures"], "properties": { "league": { "type": "string" }, "fixtures": { "type": "string" } } } } } },
-        "responses": { "200": { "description": "valid, violations, breaks, objective, quality" }, "400": { "description": "Invalid league file or unreadable list" } }
-      }
-    }
-  },
+  "info": { "title": "fixtures", "version": "2", "description": "Fixture scheduling for amateur team leagues. Log in with POST /api/login for an API token and send it as 'Authorization: Bearer TOKEN'. A browser session (cookie) must also send its CSRF token as X-CSRF-Token on every POST and DELETE. Anything not yours answers 404, as what does not exist." },
   "components": {
+    "securitySchemes": { "token": { "type": "http", "scheme": "bearer" }, "session": { "type": "apiKey", "in": "cookie", "name": "fixtures_session" } },
+    "parameters": {
+      "id": { "name": "id", "in": "path", "required": true, "schema": { "type": "string", "pattern": "^[0-9a-f]{32}$" } },
+      "file": { "name": "file", "in": "path", "required": true, "schema": { "type": "string" } }
+    },
     "schemas": {
       "Status": { "type": "object", "properties": {
         "id": { "type": "string" }, "state": { "type": "string", "enum": ["queued", "running", "done", "infeasible", "timed-out", "failed", "cancelled"] },
-        "league": { "type": "string" }, "time_limit": { "type": "number" }, "submitted": { "type": "integer" }, "elapsed": { "type": "number" },
+        "league": { "type": "string" }, "league_id": { "type": "string" }, "time_limit": { "type": "number" }, "submitted": { "type": "integer" }, "elapsed": { "type": "number" },
         "incumbent": { "type": "number", "nullable": true }, "bound": { "type": "number", "nullable": true }, "gap": { "type": "number", "nullable": true },
+        "status": { "type": "string", "nullable": true, "enum": ["optimal", "optimal-within", "feasible"] },
         "fixtures": { "type": "integer", "nullable": true }, "breaks": { "type": "integer", "nullable": true }, "valid": { "type": "boolean", "nullable": true },
         "messages": { "type": "array", "items": { "type": "string" } },
-        "moves": { "type": "integer", "nullable": true }, "drafts": { "type": "integer", "nullable": true } } },
-      "Job": { "type": "object", "required": ["league"], "properties": {
-        "league": { "type": "string", "description": "the league file (TOML)" },
-        "time_limit": { "type": "number" }, "seed": { "type": "integer" },
+        "moves": { "type": "integer", "nullable": true }, "drafts": { "type": "integer", "nullable": true }, "attempts": { "type": "integer" } } },
+      "Job": { "type": "object", "properties": {
+        "league": { "type": "string", "description": "the league file (TOML); a league of yours with its name gets a new version when it changed" },
+        "league_id": { "type": "string", "description": "or one of your leagues (its latest version)" },
+        "time_limit": { "type": "number", "maximum": 600 }, "seed": { "type": "integer" },
         "alternatives": { "type": "integer", "minimum": 1, "maximum": 5 },
         "current": { "type": "string", "description": "reschedule: the fixture list in force (CSV)" },
+        "rerun_of": { "type": "string", "description": "reschedule: a publication of the league, whose list is the current one" },
         "from": { "type": "string", "format": "date", "description": "reschedule: the first date that may change" },
         "withdraw": { "type": "array", "items": { "type": "string" } } } },
       "Error": { "type": "object", "properties": { "error": { "type": "string" }, "messages": { "type": "array", "items": { "type": "string" } } } }
     }
+  },
+  "security": [ { "token": [] }, { "session": [] } ],
+  "paths": {
+    "/api/login": { "post": { "summary": "An API token for a name and password (rate-limited: 5 failures per 15 minutes per name and address)", "security": [],
+      "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "required": ["name", "password"], "properties": { "name": { "type": "string" }, "password": { "type": "string" } } } } } },
+      "responses": { "200": { "description": "{\"token\": ...}" }, "401": { "description": "Wrong name or password" }, "429": { "description": "Too many failed logins" } } } },
+    "/api/jobs": { "post": { "summary": "Submit a league file (the body) or a JSON job: always a new job",
+      "parameters": [
+        { "name": "time_limit", "in": "query", "schema": { "type": "number", "default": 30, "maximum": 600 } },
+        { "name": "seed", "in": "query", "schema": { "type": "integer", "default": 0 } },
+        { "name": "alternatives", "in": "query", "schema": { "type": "integer", "minimum": 1, "maximum": 5 } } ],
+      "requestBody": { "required": true, "content": { "application/toml": { "schema": { "type": "string" } }, "text/plain": { "schema": { "type": "string" } }, "application/json": { "schema": { "$ref": "#/components/schemas/Job" } } } },
+      "responses": { "202": { "description": "Accepted: the job's status", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Status" } } } },
+        "400": { "description": "Invalid league file (messages with file, line and key) or options", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } },
+        "401": { "description": "Not logged in" }, "403": { "description": "A session without its CSRF token" }, "413": { "description": "Body larger than 4 MiB" },
+        "429": { "description": "The queue, or your share of it, is full; see Retry-After", "headers": { "Retry-After": { "schema": { "type": "integer" } } } } } } },
+    "/api/jobs/{id}": { "parameters": [ { "$ref": "#/components/parameters/id" } ],
+      "get": { "summary": "A job's state, progress and figures (owner or committee)", "responses": { "200": { "description": "Status", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Status" } } } }, "404": { "description": "No such job, or not yours" } } },
+      "delete": { "summary": "Cancel a queued or running job (nothing of it is kept); delete a finished one (owner)", "responses": { "200": { "description": "Cancelled" }, "204": { "description": "Deleted" }, "404": { "description": "No such job, or not yours" } } } },
+    "/api/jobs/{id}/fixtures.csv": { "parameters": [ { "$ref": "#/components/parameters/id" } ], "get": { "summary": "The fixture list (checked)", "responses": { "200": { "description": "CSV", "content": { "text/csv": {} } }, "404": { "description": "Not finished, or no such job" } } } },
+    "/api/jobs/{id}/files/{file}": { "parameters": [ { "$ref": "#/components/parameters/id" }, { "$ref": "#/components/parameters/file" } ], "get": { "summary": "draft-N.csv (alternatives), fixtures.diff.csv and changes.txt (reschedule)", "responses": { "200": { "description": "The file" }, "404": { "description": "No such file" } } } },
+    "/api/jobs/{id}/report/{file}": { "parameters": [ { "$ref": "#/components/parameters/id" }, { "$ref": "#/components/parameters/file" } ], "get": { "summary": "The report's pages (index.html, division-*.html, club-*.html)", "responses": { "200": { "description": "HTML" } } } },
+    "/api/jobs/{id}/ics/{file}": { "parameters": [ { "$ref": "#/components/parameters/id" }, { "$ref": "#/components/parameters/file" } ], "get": { "summary": "A team's calendar (TEAM.ics)", "responses": { "200": { "description": "iCalendar", "content": { "text/calendar": {} } } } } },
+    "/api/jobs/{id}/publish": { "parameters": [ { "$ref": "#/components/parameters/id" } ], "post": { "summary": "Publish the job's list, or {\"draft\": N}, as the league's next version (owner); earlier versions stay", "responses": { "201": { "description": "{id, number, url}: public at /p/{id}/" }, "404": { "description": "No such job, or not yours" } } } },
+    "/api/leagues": { "get": { "summary": "Your leagues (owned or joined)", "responses": { "200": { "description": "id, name, versions" } } }, "post": { "summary": "A new league from its file (the body)", "responses": { "201": { "description": "{id, name, versions}" }, "400": { "description": "Invalid league file" } } } },
+    "/api/leagues/{id}": { "parameters": [ { "$ref": "#/components/parameters/id" } ], "get": { "summary": "The league, your access (owner or committee), its jobs and publications", "responses": { "200": { "description": "League" }, "404": { "description": "No such league, or not yours" } } } },
+    "/api/leagues/{id}/versions": { "parameters": [ { "$ref": "#/components/parameters/id" } ], "post": { "summary": "A new version of the league file (owner; the body)", "responses": { "201": { "description": "League" } } } },
+    "/api/leagues/{id}/versions/{n}": { "parameters": [ { "$ref": "#/components/parameters/id" }, { "name": "n", "in": "path", "required": true, "schema": { "type": "integer" } } ], "get": { "summary": "Version n of the league file", "responses": { "200": { "description": "TOML" } } } },
+    "/api/leagues/{id}/invitations": { "parameters": [ { "$ref": "#/components/parameters/id" } ], "post": { "summary": "A committee invitation link (owner)", "responses": { "201": { "description": "{token, link}" } } } },
+    "/api/invitations/{token}": { "parameters": [ { "name": "token", "in": "path", "required": true, "schema": { "type": "string" } } ], "post": { "summary": "Join the invitation's league as a committee member (read and compare drafts)", "responses": { "200": { "description": "{league}" }, "404": { "description": "No such invitation" } } } },
+    "/p/{id}/": { "parameters": [ { "$ref": "#/components/parameters/id" } ], "get": { "summary": "A published list's report, public (pages beside it, calendars under ics/, fixtures.csv, changes.csv)", "security": [], "responses": { "200": { "description": "HTML" }, "404": { "description": "No such publication" } } } },
+    "/api/check": { "post": { "summary": "Check a fixture list against a league file (stores nothing)", "security": [],
+      "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "required": ["league", "fixtures"], "properties": { "league": { "type": "string" }, "fixtures": { "type": "string" } } } } } },
+      "responses": { "200": { "description": "valid, violations, breaks, objective, quality" }, "400": { "description": "Invalid league file or unreadable list" } } } }
   }
 }
 "##;
