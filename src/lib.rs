@@ -11,6 +11,7 @@
 //! - [`serve`]: the HTTP service and its web page.
 //! - [`reschedule`]: mid-season reruns (played fixtures stay, fewest moves) and their diffs.
 //! - [`store`]: the service's data layer (SQLite or PostgreSQL), every query in one module.
+//! - [`suggest`]: the dates a fixture could move to, checked, ranked, costed in words.
 //! - [`files`]: files written whole or not at all.
 #![warn(missing_docs)]
 
@@ -26,3 +27,4 @@ pub mod reschedule;
 pub mod serve;
 pub mod solve;
 pub mod store;
+pub mod suggest;

@@ -196,3 +196,30 @@ fn batch_submits_its_scenarios_to_a_cluster_of_workers() {
         assert!(fixtures::check::check(&league, &list).is_valid(), "{s}");
     }
 }
+
+/// Cancel reaches a job on a worker of another process: the worker stops within a lease
+/// renewal, stores nothing and takes the next job.
+#[test]
+fn cancel_reaches_a_job_on_another_machines_worker() {
+    let db = Db::new(Backend::Postgres);
+    let s = Server::start(&db, &["--workers", "0"]);
+    let _worker = Worker::start(&db, 3);
+    let (_, job, _) = s.submit(MID_DOWNS, 120);
+    let long = job["id"].as_str().unwrap().to_string();
+    s.wait_running(&long);
+    let (code, _) = s.call("DELETE", &format!("/api/jobs/{long}"), Some(&s.token), None);
+    assert_eq!(code, 200);
+    let t = Instant::now();
+    let (_, job, _) = s.submit(MID_DOWNS, 1);
+    let next = job["id"].as_str().unwrap().to_string();
+    assert_eq!(s.wait(&next, Duration::from_secs(60))["state"], "done");
+    assert!(
+        t.elapsed() < Duration::from_secs(30),
+        "the worker was freed: {:?}",
+        t.elapsed()
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&s.get(&format!("/api/jobs/{long}")).1).unwrap();
+    assert_eq!(v["state"], "cancelled");
+    assert_eq!(s.get(&format!("/api/jobs/{long}/fixtures.csv")).0, 404);
+}

@@ -9,6 +9,7 @@ mod report;
 mod reschedule;
 mod serve;
 mod solve;
+mod suggest;
 mod worker;
 
 use clap::{Parser, Subcommand};
@@ -78,6 +79,7 @@ enum Command {
     Split(formats::SplitArgs),
     Serve(serve::Args),
     Worker(worker::Args),
+    Suggest(suggest::Args),
     Compare(compare::Args),
     Report(report::Args),
     Check(check::Args),
@@ -97,6 +99,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Split(a) => formats::split(a),
         Command::Serve(a) => serve::run(a),
         Command::Worker(a) => worker::run(a),
+        Command::Suggest(a) => suggest::run(a),
         Command::Compare(a) => compare::run(a),
         Command::Report(a) => report::run(a),
         Command::Check(a) => check::run(a),

@@ -138,8 +138,15 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Runs the phases in turn.
+    /// Runs the phases in turn. A rerun first tries to repair the current schedule around the
+    /// fixtures that must move (`repair`); only when that cannot prove its moves the fewest does
+    /// it run the whole search.
     pub(crate) fn run(&self) -> Result<Found, SolveError> {
+        if self.opts.steer.rescheduling() {
+            if let Some(found) = self.repair()? {
+                return Ok(found);
+            }
+        }
         let first = self.first_valid()?;
         let first_is_full = self.first_weights == self.weights;
         let Some(chosen) = first.chosen.clone() else {
@@ -182,6 +189,119 @@ impl<'a> Search<'a> {
             best: Some(best),
             first_is_full,
         })
+    }
+
+    /// A rerun's repair: every fixture whose current slot is still possible stays pinned to it,
+    /// and the model frees only the fixtures that must move, then, if that cannot place them
+    /// with one move each, also the other fixtures of their teams, then of their divisions.
+    /// Each fixture that must move costs at least one move, so a repair that moves exactly
+    /// those fixtures, each once, has provably the fewest moves; it is accepted at once (no
+    /// search for quality, which could not repay a move). `None` when no level proves it.
+    fn repair(&self) -> Result<Option<Found>, SolveError> {
+        let (league, cand, steer) = (self.league, self.cand, &self.opts.steer);
+        let mut cur = vec![usize::MAX; cand.fixtures.len()];
+        for (s, slot) in cand.slots.iter().enumerate() {
+            let here = matches!(steer.preferred.get(slot.fixture), Some(Some(p)) if *p == (slot.home, slot.date));
+            if here {
+                cur[slot.fixture] = s;
+            }
+        }
+        let must: Vec<usize> = (0..cand.fixtures.len())
+            .filter(|&f| cur[f] == usize::MAX)
+            .collect();
+        let teams_of = |fs: &[usize]| -> Vec<bool> {
+            let mut t = vec![false; league.teams.len()];
+            for &f in fs {
+                t[cand.fixtures[f].a] = true;
+                t[cand.fixtures[f].b] = true;
+            }
+            t
+        };
+        let touched = teams_of(&must);
+        let divisions: Vec<usize> = must.iter().map(|&f| cand.fixtures[f].division).collect();
+        let levels: [&dyn Fn(usize) -> bool; 3] = [
+            &|f| cur[f] == usize::MAX,
+            &|f| touched[cand.fixtures[f].a] || touched[cand.fixtures[f].b],
+            &|f| divisions.contains(&cand.fixtures[f].division),
+        ];
+        for (level, frees) in levels.iter().enumerate() {
+            if self.budget.left() <= 0.5 || self.opts.cancelled() {
+                return Ok(None);
+            }
+            let free: Vec<bool> = (0..cand.fixtures.len())
+                .map(|f| cur[f] == usize::MAX || frees(f))
+                .collect();
+            let placeholder: Vec<usize> = cur
+                .iter()
+                .map(|&s| if s == usize::MAX { 0 } else { s })
+                .collect();
+            let (sub, map) = cand.restricted(&free, &placeholder);
+            let start: Vec<f64> = map
+                .iter()
+                .map(|&s| f64::from(u8::from(cur[cand.slots[s].fixture] == s)))
+                .collect();
+            // The quality terms of the teams whose fixtures are free: the others' are constant.
+            let freed: Vec<usize> = (0..cand.fixtures.len()).filter(|&f| free[f]).collect();
+            let teams = teams_of(&freed);
+            let run = run_once(
+                league,
+                &sub,
+                self.opts,
+                self.budget.started,
+                &RunSpec {
+                    start: Some(&start),
+                    teams: Some(Focus {
+                        teams: &teams,
+                        spread_floor: 0.0,
+                    }),
+                    ..self.spec(&self.weights, self.budget.left().min(10.0))
+                },
+            )?;
+            let (Some(ch), RunStatus::Optimal) = (&run.chosen, run.status) else {
+                continue;
+            };
+            let mut next = cur.clone();
+            for &s in ch {
+                next[cand.slots[map[s]].fixture] = map[s];
+            }
+            let moved = (0..cand.fixtures.len())
+                .filter(|&f| next[f] != cur[f])
+                .count();
+            let priced = Anneal::new(league, cand, &self.weights, &next).differing(steer);
+            if moved != must.len() || !priced.valid() {
+                continue;
+            }
+            self.say(|| {
+                format!(
+                    "repair: {moved} fixtures moved, each once (proven the fewest), freeing level {}, {:.2} s",
+                    level + 1,
+                    self.budget.elapsed()
+                )
+            });
+            let first = Run {
+                seed: self.seed,
+                status: RunStatus::Feasible,
+                objective: priced.objective(),
+                bound: f64::NEG_INFINITY,
+                seconds: self.budget.elapsed(),
+                chosen: Some(next),
+                columns: run.columns,
+                rows: run.rows,
+            };
+            let best = Run {
+                chosen: first.chosen.clone(),
+                ..first
+            };
+            return Ok(Some(Found {
+                first: Run {
+                    chosen: best.chosen.clone(),
+                    ..best
+                },
+                best: Some(best),
+                first_is_full: false,
+            }));
+        }
+        Ok(None)
     }
 
     /// Phase 1: a valid schedule from the model of the rules alone, started from the current

@@ -1,0 +1,64 @@
+//! `fixtures suggest`: every date a fixture could move to, best first.
+
+use super::{load, readable_list, CliError};
+use chrono::Datelike;
+use fixtures::suggest;
+use std::path::PathBuf;
+
+/// Every date a fixture could move to without breaking a rule (every other fixture kept),
+/// ranked by the change in the league's objective, with what each date costs in words. Each
+/// date is verified by the independent checker.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The league file (TOML), as it is now.
+    league: PathBuf,
+    /// The fixture list in force (CSV).
+    #[arg(long)]
+    current: PathBuf,
+    /// The fixture to move, as "HOME v AWAY".
+    #[arg(long)]
+    fixture: String,
+    /// The first date to consider (YYYY-MM-DD; default: the season's start).
+    #[arg(long)]
+    from: Option<String>,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `suggest`.
+pub fn run(a: Args) -> Result<(), CliError> {
+    let league = load(&a.league)?;
+    let list = readable_list(&league, &a.current)?;
+    let from = match &a.from {
+        Some(f) => super::reschedule::from_date(f)?,
+        None => league.start,
+    };
+    let index = suggest::find_fixture(&league, &list, &a.fixture)
+        .map_err(|e| CliError::input(format!("error: {}: {e}", a.current.display())))?;
+    let found = suggest::suggest(&league, &list, index, from);
+    if a.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&found).unwrap_or_default()
+        );
+        return Ok(());
+    }
+    let m = list.matches[index];
+    println!(
+        "{} v {}, now on {}: {} other dates possible",
+        league.teams[m.home].name,
+        league.teams[m.away].name,
+        m.date,
+        found.len()
+    );
+    for s in &found {
+        let costs = if s.costs.is_empty() {
+            "no change for either team".to_string()
+        } else {
+            s.costs.join("; ")
+        };
+        println!("{} {} {:+9.2}  {costs}", s.date, s.date.weekday(), s.change);
+    }
+    Ok(())
+}
