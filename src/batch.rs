@@ -327,19 +327,7 @@ fn one(p: &Path, force: bool) -> Row {
     // A panic in one scenario must not take the others down.
     let result = std::panic::catch_unwind(|| scenario(p))
         .unwrap_or_else(|_| Err("internal error: the solver panicked (please report it)".into()));
-    let mut row = match result {
-        Ok(row) => row,
-        Err(e) => Row {
-            scenario: String::new(),
-            status: "error".into(),
-            valid: None,
-            fixtures: None,
-            moves: None,
-            breaks: None,
-            seconds: 0.0,
-            error: e,
-        },
-    };
+    let mut row = result.unwrap_or_else(|e| error_row(&e));
     row.scenario = name;
     row.seconds = started.elapsed().as_secs_f64();
     let _ = std::fs::create_dir_all(p.join("result"));

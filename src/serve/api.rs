@@ -47,6 +47,53 @@ async fn readable_job(app: &Shared, id: &str, user: &User) -> Result<(Job, Acces
     }
 }
 
+/// The caller of a request on an id: for a state-changing one (`write`) with its CSRF check;
+/// nobody logged in gets 404, as for an id that does not exist.
+async fn caller_for(
+    app: &Shared,
+    headers: &HeaderMap,
+    write: bool,
+) -> Result<super::Caller, Response> {
+    if write {
+        changing(app, headers, None).await
+    } else {
+        reading(app, headers).await
+    }
+    .map_err(super::hide)
+}
+
+/// The caller of a request on league `id` and their access (`write`: a state-changing
+/// request, which must be the owner's); else the answer: 404 for nobody, another account or
+/// no such league alike.
+async fn league_caller(
+    app: &Shared,
+    headers: &HeaderMap,
+    id: &str,
+    write: bool,
+) -> Result<(super::Caller, Access), Response> {
+    let c = caller_for(app, headers, write).await?;
+    match access(&app.store, id, &c.user).await? {
+        Some(Access::Committee) if write => Err(not_found()),
+        Some(a) => Ok((c, a)),
+        None => Err(not_found()),
+    }
+}
+
+/// The caller of a request on job `id`, the job and their access (`write`: the owner's);
+/// else the answer, 404 as for a job that does not exist.
+async fn job_caller(
+    app: &Shared,
+    headers: &HeaderMap,
+    id: &str,
+    write: bool,
+) -> Result<(super::Caller, Job), Response> {
+    let c = caller_for(app, headers, write).await?;
+    match readable_job(app, id, &c.user).await? {
+        (_, Access::Committee) if write => Err(not_found()),
+        (job, _) => Ok((c, job)),
+    }
+}
+
 /// A job's status as the API shows it.
 async fn status_json(store: &Store, job: &Job) -> serde_json::Value {
     let name = match store.league(&job.league).await {
@@ -120,13 +167,8 @@ pub(crate) async fn league(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    let c = match reading(&app, &headers).await {
-        Ok(c) => c,
-        Err(r) => return super::hide(r),
-    };
-    let a = match access(&app.store, &id, &c.user).await {
-        Ok(Some(a)) => a,
-        Ok(None) => return not_found(),
+    let a = match league_caller(&app, &headers, &id, false).await {
+        Ok((_, a)) => a,
         Err(r) => return r,
     };
     let (Ok(Some(l)), Ok(jobs), Ok(pubs)) = (
@@ -162,15 +204,8 @@ pub(crate) async fn add_version(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let c = match changing(&app, &headers, None).await {
-        Ok(c) => c,
-        Err(r) => return super::hide(r),
-    };
-    if !matches!(
-        access(&app.store, &id, &c.user).await,
-        Ok(Some(Access::Owner))
-    ) {
-        return not_found();
+    if let Err(r) = league_caller(&app, &headers, &id, true).await {
+        return r;
     }
     let (text, league) = match league_text(&body) {
         Ok(v) => v,
@@ -192,12 +227,8 @@ pub(crate) async fn version_file(
     Path((id, n)): Path<(String, i64)>,
     headers: HeaderMap,
 ) -> Response {
-    let c = match reading(&app, &headers).await {
-        Ok(c) => c,
-        Err(r) => return super::hide(r),
-    };
-    if !matches!(access(&app.store, &id, &c.user).await, Ok(Some(_))) {
-        return not_found();
+    if let Err(r) = league_caller(&app, &headers, &id, false).await {
+        return r;
     }
     match app.store.version_number(&id, n).await {
         Ok(Some(v)) => text(v.toml, "application/toml; charset=utf-8"),
@@ -213,15 +244,8 @@ pub(crate) async fn invite(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    let c = match changing(&app, &headers, None).await {
-        Ok(c) => c,
-        Err(r) => return super::hide(r),
-    };
-    if !matches!(
-        access(&app.store, &id, &c.user).await,
-        Ok(Some(Access::Owner))
-    ) {
-        return not_found();
+    if let Err(r) = league_caller(&app, &headers, &id, true).await {
+        return r;
     }
     match app.store.invite(&id).await {
         Ok(token) => (
@@ -464,12 +488,8 @@ pub(crate) async fn status(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    let c = match reading(&app, &headers).await {
-        Ok(c) => c,
-        Err(r) => return super::hide(r),
-    };
-    match readable_job(&app, &id, &c.user).await {
-        Ok((job, _)) => Json(status_json(&app.store, &job).await).into_response(),
+    match job_caller(&app, &headers, &id, false).await {
+        Ok((_, job)) => Json(status_json(&app.store, &job).await).into_response(),
         Err(r) => r,
     }
 }
@@ -481,13 +501,8 @@ pub(crate) async fn cancel(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    let c = match changing(&app, &headers, None).await {
-        Ok(c) => c,
-        Err(r) => return super::hide(r),
-    };
-    let job = match readable_job(&app, &id, &c.user).await {
-        Ok((job, Access::Owner)) => job,
-        Ok(_) => return not_found(),
+    let job = match job_caller(&app, &headers, &id, true).await {
+        Ok((_, job)) => job,
         Err(r) => return r,
     };
     match app.store.cancel(&job.id).await {
@@ -515,8 +530,7 @@ async fn stored_file(
     name: &str,
     headers: &HeaderMap,
 ) -> Result<String, Response> {
-    let c = reading(app, headers).await.map_err(super::hide)?;
-    let (job, _) = readable_job(app, id, &c.user).await?;
+    let (_, job) = job_caller(app, headers, id, false).await?;
     app.store
         .file(&job.id, name)
         .await
@@ -637,14 +651,9 @@ pub(crate) async fn publish(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let c = match changing(&app, &headers, None).await {
-        Ok(c) => c,
-        Err(r) => return super::hide(r),
-    };
     let req: PublishRequest = serde_json::from_slice(&body).unwrap_or_default();
-    let job = match readable_job(&app, &id, &c.user).await {
-        Ok((job, Access::Owner)) => job,
-        Ok(_) => return not_found(),
+    let job = match job_caller(&app, &headers, &id, true).await {
+        Ok((_, job)) => job,
         Err(r) => return r,
     };
     let name = req
