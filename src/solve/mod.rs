@@ -338,6 +338,13 @@ pub fn solve(league: &League, opts: &Options) -> Result<Solved, SolveError> {
             started.elapsed().as_secs_f64(),
         ));
     }
+    if opts.progress {
+        eprintln!(
+            "progress: {} fixtures, {} candidate slots",
+            cand.fixtures.len(),
+            cand.slots.len()
+        );
+    }
     let threads = opts.threads.max(1);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)

@@ -24,22 +24,35 @@ use std::time::Instant;
 pub(crate) struct Budget {
     started: Instant,
     limit: f64,
+    /// Whether the final run of the full model can fit in its share (else its time goes to
+    /// annealing and fix-and-optimise).
+    final_run: bool,
 }
 
 impl Budget {
     /// The quick try of the full model: this share of the limit, at most `QUICK_MAX` seconds.
     const QUICK_SHARE: f64 = 0.1;
     const QUICK_MAX: f64 = 5.0;
-    /// Annealing runs until this share of the limit.
+    /// Annealing runs until this share of the limit (`ANNEAL_ALONE` with no final run).
     const ANNEAL_END: f64 = 0.5;
-    /// Fix-and-optimise runs until this share; the final run has the rest.
+    const ANNEAL_ALONE: f64 = 0.8;
+    /// Fix-and-optimise runs until this share; the final run has the rest (with no final run,
+    /// fix-and-optimise runs to the end).
     const FIX_END: f64 = 0.6;
     /// Seconds kept back from the final run (plus one per 40,000 columns): HiGHS checks its
     /// clock only between phases, and presolving a large model takes a while.
     const FINAL_MARGIN: f64 = 2.0;
 
-    pub(crate) fn new(started: Instant, limit: f64) -> Budget {
-        Budget { started, limit }
+    /// The budget of a search whose full model has about `columns` columns (about five per
+    /// candidate slot: the quality terms add a few per team and date).
+    pub(crate) fn new(started: Instant, limit: f64, columns: usize) -> Budget {
+        let mut b = Budget {
+            started,
+            limit,
+            final_run: true,
+        };
+        b.final_run = limit * (1.0 - Self::FIX_END) - b.final_margin(columns) >= 1.0;
+        b
     }
 
     pub(crate) fn elapsed(&self) -> f64 {
@@ -51,16 +64,28 @@ impl Budget {
         self.limit - self.elapsed()
     }
 
+    /// Seconds for the quick full run: its share, but never more than a tenth of what is left
+    /// (a first valid schedule that came late leaves the time to the annealing).
     fn quick(&self) -> f64 {
-        (self.limit * Self::QUICK_SHARE).min(Self::QUICK_MAX)
+        (self.limit * Self::QUICK_SHARE)
+            .min(Self::QUICK_MAX)
+            .min(0.1 * self.left())
     }
 
     fn anneal_until(&self) -> f64 {
-        self.limit * Self::ANNEAL_END
+        if self.final_run {
+            self.limit * Self::ANNEAL_END
+        } else {
+            self.limit * Self::ANNEAL_ALONE
+        }
     }
 
     fn fix_until(&self) -> f64 {
-        self.limit * Self::FIX_END
+        if self.final_run {
+            self.limit * Self::FIX_END
+        } else {
+            self.limit - 0.2
+        }
     }
 
     /// Seconds for one fix-and-optimise move: a hundredth of the limit, from 0.05 to 3 s, so
@@ -112,7 +137,7 @@ impl<'a> Search<'a> {
             cand,
             opts,
             seed,
-            budget: Budget::new(started, opts.time_limit),
+            budget: Budget::new(started, opts.time_limit, 5 * cand.slots.len()),
             weights,
             first_weights: Weights {
                 avoid: weights.avoid,
@@ -333,8 +358,15 @@ impl<'a> Search<'a> {
     }
 
     /// Phase 2: the full model from the valid schedule, briefly. Returns the run when it proved
-    /// its optimum, else moves `cur` to what it found; and the full model's column count.
+    /// its optimum, else moves `cur` to what it found; and the full model's column count. Skipped
+    /// for a large model (more than `QUICK_SLOTS` slots: no proof in seconds, and building it
+    /// takes the annealing's time) or when little time is left.
     fn quick_full(&self, cur: &mut [usize]) -> Result<(Option<Run>, usize), SolveError> {
+        const QUICK_SLOTS: usize = 60_000;
+        let estimate = 5 * self.cand.slots.len();
+        if self.cand.slots.len() > QUICK_SLOTS || self.budget.quick() < 0.3 {
+            return Ok((None, estimate));
+        }
         let start = self.start_of(cur);
         let quick = run_once(
             self.league,
@@ -530,27 +562,36 @@ impl<'a> Search<'a> {
     ) -> Result<Run, SolveError> {
         let (league, cand, opts) = (self.league, self.cand, self.opts);
         let started = self.budget.started;
-        // The value of our schedule in the full model: all of it pinned, quality terms free
-        // (an LP in effect). Measured first, so the final run cannot overrun the time limit.
-        let (pinned, _) = cand.restricted(&vec![false; cand.fixtures.len()], cur);
-        let ours = run_once(
-            league,
-            &pinned,
-            opts,
-            started,
-            &self.spec(&self.weights, self.budget.left()),
-        )?;
-        let cur_obj = if ours.chosen.is_some() {
-            ours.objective
+        // The value of our schedule on the full objective, priced exactly by the annealer (equal
+        // to the model's to 1e-6, a unit test in `local` shows), without building the model.
+        let priced = self.priced(cur);
+        let cur_obj = if priced.valid() {
+            priced.objective()
         } else {
             f64::INFINITY
         };
-        // Cancelled: no final run, the schedule as it stands.
-        let left = if opts.cancelled() {
-            0.1
-        } else {
-            self.budget.left() - self.budget.final_margin(columns)
-        };
+        // The final run only when it can end within the limit: HiGHS checks its clock only
+        // between phases, and building and presolving a large model takes a while. Cancelled,
+        // or too little time: the schedule as it stands, with no bound.
+        let left = self.budget.left() - self.budget.final_margin(columns);
+        if opts.cancelled() || !self.budget.final_run || left < 1.0 {
+            self.say(|| {
+                format!(
+                    "{iterations} moves moved {moved} fixtures; incumbent {cur_obj:.2}, no time for the final run, {:.1} s",
+                    self.budget.elapsed()
+                )
+            });
+            return Ok(Run {
+                seed: self.seed,
+                status: RunStatus::Feasible,
+                objective: cur_obj,
+                bound: f64::NEG_INFINITY,
+                seconds: self.budget.elapsed(),
+                chosen: Some(cur.to_vec()),
+                columns,
+                rows: 0,
+            });
+        }
         let start = self.start_of(cur);
         let full = run_once(
             league,
