@@ -25,8 +25,9 @@ pub(crate) struct Budget {
     started: Instant,
     limit: f64,
     /// Whether the final run of the full model can fit in its share (else its time goes to
-    /// annealing and fix-and-optimise).
-    final_run: bool,
+    /// annealing and fix-and-optimise): decided from an estimate of the model's size, and again
+    /// once the quick run has built it.
+    final_run: std::cell::Cell<bool>,
 }
 
 impl Budget {
@@ -42,17 +43,37 @@ impl Budget {
     /// Seconds kept back from the final run (plus one per 40,000 columns): HiGHS checks its
     /// clock only between phases, and presolving a large model takes a while.
     const FINAL_MARGIN: f64 = 2.0;
+    /// Seconds the final run needs at least, after its margin, to be worth its share: less
+    /// rarely gives a bound, and the annealing uses the time better.
+    const FINAL_LEAST: f64 = 3.0;
+    /// Below this many columns a model is small: its final run bounds it in about a second.
+    const SMALL_MODEL: usize = 20_000;
 
     /// The budget of a search whose full model has about `columns` columns (about five per
     /// candidate slot: the quality terms add a few per team and date).
     pub(crate) fn new(started: Instant, limit: f64, columns: usize) -> Budget {
-        let mut b = Budget {
+        let b = Budget {
             started,
             limit,
-            final_run: true,
+            final_run: std::cell::Cell::new(true),
         };
-        b.final_run = limit * (1.0 - Self::FIX_END) - b.final_margin(columns) >= 1.0;
+        b.columns(columns);
         b
+    }
+
+    /// Decides whether the final run fits, for a model of `columns` columns.
+    fn columns(&self, columns: usize) {
+        let least = if columns < Self::SMALL_MODEL {
+            1.0
+        } else {
+            Self::FINAL_LEAST
+        };
+        self.final_run
+            .set(self.limit * (1.0 - Self::FIX_END) - self.final_margin(columns) >= least);
+    }
+
+    fn final_run(&self) -> bool {
+        self.final_run.get()
     }
 
     pub(crate) fn elapsed(&self) -> f64 {
@@ -73,7 +94,7 @@ impl Budget {
     }
 
     fn anneal_until(&self) -> f64 {
-        if self.final_run {
+        if self.final_run() {
             self.limit * Self::ANNEAL_END
         } else {
             self.limit * Self::ANNEAL_ALONE
@@ -81,7 +102,7 @@ impl Budget {
     }
 
     fn fix_until(&self) -> f64 {
-        if self.final_run {
+        if self.final_run() {
             self.limit * Self::FIX_END
         } else {
             self.limit - 0.2
@@ -199,6 +220,7 @@ impl<'a> Search<'a> {
             cur[self.cand.slots[s].fixture] = s;
         }
         let (quick, columns) = self.quick_full(&mut cur)?;
+        self.budget.columns(columns);
         if let Some(proven) = quick {
             return Ok(Found {
                 first,
@@ -574,7 +596,7 @@ impl<'a> Search<'a> {
         // between phases, and building and presolving a large model takes a while. Cancelled,
         // or too little time: the schedule as it stands, with no bound.
         let left = self.budget.left() - self.budget.final_margin(columns);
-        if opts.cancelled() || !self.budget.final_run || left < 1.0 {
+        if opts.cancelled() || !self.budget.final_run() || left < 1.0 {
             self.say(|| {
                 format!(
                     "{iterations} moves moved {moved} fixtures; incumbent {cur_obj:.2}, no time for the final run, {:.1} s",
