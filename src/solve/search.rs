@@ -93,12 +93,15 @@ impl Budget {
             .min(0.1 * self.left())
     }
 
+    /// Annealing ends at its share of the limit, but gets at least 60% of the time left when
+    /// the first valid schedule came late (a large league).
     fn anneal_until(&self) -> f64 {
-        if self.final_run() {
-            self.limit * Self::ANNEAL_END
+        let share = if self.final_run() {
+            Self::ANNEAL_END
         } else {
-            self.limit * Self::ANNEAL_ALONE
-        }
+            Self::ANNEAL_ALONE
+        };
+        (self.limit * share).max(self.elapsed() + 0.6 * self.left())
     }
 
     fn fix_until(&self) -> f64 {
