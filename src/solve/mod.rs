@@ -301,6 +301,7 @@ pub enum SolveError {
 }
 
 /// What one HiGHS run returned.
+#[derive(Clone)]
 pub(crate) struct Run {
     pub(crate) seed: u64,
     pub(crate) status: RunStatus,

@@ -286,10 +286,7 @@ impl<'a> Search<'a> {
                 .map(|&s| if s == usize::MAX { 0 } else { s })
                 .collect();
             let (sub, map) = cand.restricted(&free, &placeholder);
-            let start: Vec<f64> = map
-                .iter()
-                .map(|&s| f64::from(u8::from(cur[cand.slots[s].fixture] == s)))
-                .collect();
+            let start = warm_start(cand, &map, &cur);
             // The quality terms of the teams whose fixtures are free: the others' are constant.
             let freed: Vec<usize> = (0..cand.fixtures.len()).filter(|&f| free[f]).collect();
             let teams = teams_of(&freed);
@@ -328,7 +325,7 @@ impl<'a> Search<'a> {
                     self.budget.elapsed()
                 )
             });
-            let first = Run {
+            let repaired = Run {
                 seed: self.seed,
                 status: RunStatus::Feasible,
                 objective: priced.objective(),
@@ -338,16 +335,9 @@ impl<'a> Search<'a> {
                 columns: run.columns,
                 rows: run.rows,
             };
-            let best = Run {
-                chosen: first.chosen.clone(),
-                ..first
-            };
             return Ok(Some(Found {
-                first: Run {
-                    chosen: best.chosen.clone(),
-                    ..best
-                },
-                best: Some(best),
+                first: repaired.clone(),
+                best: Some(repaired),
                 first_is_full: false,
             }));
         }
@@ -527,10 +517,7 @@ impl<'a> Search<'a> {
             .map(|t| now.spreads()[t])
             .fold(0.0, f64::max);
         let (sub, map) = cand.restricted(free, cur);
-        let start: Vec<f64> = map
-            .iter()
-            .map(|&s| f64::from(u8::from(cur[cand.slots[s].fixture] == s)))
-            .collect();
+        let start = warm_start(cand, &map, cur);
         let run = run_once(
             league,
             &sub,
@@ -659,6 +646,14 @@ impl<'a> Search<'a> {
             rows: full.rows,
         })
     }
+}
+
+/// The start of a restricted model (`map`: its slots' indices in `cand`): each fixture in its
+/// current slot `cur`.
+fn warm_start(cand: &Candidates, map: &[usize], cur: &[usize]) -> Vec<f64> {
+    map.iter()
+        .map(|&s| f64::from(u8::from(cur[cand.slots[s].fixture] == s)))
+        .collect()
 }
 
 /// Fixture sets to re-optimise: every fixture of one team; every fixture dated in a
