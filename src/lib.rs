@@ -11,6 +11,7 @@
 //! - [`serve`]: the HTTP service and its web page.
 //! - [`reschedule`]: mid-season reruns (played fixtures stay, fewest moves) and their diffs.
 //! - [`store`]: the service's data layer (SQLite or PostgreSQL), every query in one module.
+//! - [`season`]: knockout cups with offered dates, play-offs, replays, rule 2.6 change windows.
 //! - [`suggest`]: the dates a fixture could move to, checked, ranked, costed in words.
 //! - [`files`]: files written whole or not at all.
 #![warn(missing_docs)]
@@ -24,6 +25,7 @@ pub mod model;
 pub mod pipeline;
 pub mod report;
 pub mod reschedule;
+pub mod season;
 pub mod serve;
 pub mod solve;
 pub mod store;

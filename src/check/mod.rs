@@ -7,6 +7,7 @@
 //! kept exactly, nothing unplayed before the first movable date, scratched fixtures counted
 //! for balance) are checked from the `Rerun` data, not from how the solver encoded them.
 
+mod extra;
 mod quality;
 
 pub use quality::{quality, Quality, TeamFigures, Winter};
@@ -32,6 +33,8 @@ pub struct Row {
     pub division: Option<String>,
     /// The venue column, when the list has one.
     pub venue: Option<String>,
+    /// The round column, when the list has one (a cup's round, "Play-off", "Replay", ...).
+    pub round: Option<String>,
 }
 
 /// A broken rule: which, of what fixture or team, on what date, and why.
@@ -92,9 +95,12 @@ pub struct FixtureList {
 impl FixtureList {
     /// The rows as the program's neutral fixture list (for `report` and `reschedule`).
     pub fn to_neutral(&self, league: &League) -> Neutral {
+        let (extra, rows): (Vec<&Row>, Vec<&Row>) = self
+            .rows
+            .iter()
+            .partition(|r| extra::kind(league, r).is_some());
         Neutral::new(
-            self.rows
-                .iter()
+            rows.iter()
                 .map(|r| Match {
                     date: r.date,
                     division: league.teams[r.home].division,
@@ -104,6 +110,14 @@ impl FixtureList {
                 .collect(),
             league,
         )
+        .with_extra(extra.iter().filter_map(|r| {
+            Some(crate::model::Extra {
+                date: r.date,
+                home: r.home,
+                away: r.away,
+                kind: extra::kind(league, r)?,
+            })
+        }))
     }
 }
 
@@ -152,7 +166,7 @@ pub fn parse_fixtures(
         })
     };
     let (c_date, c_home, c_away) = (need("date")?, need("home")?, need("away")?);
-    let (c_div, c_venue) = (col("division"), col("venue"));
+    let (c_div, c_venue, c_round) = (col("division"), col("venue"), col("round"));
     let teams: HashMap<&str, TeamId> = league
         .teams
         .iter()
@@ -199,6 +213,7 @@ pub fn parse_fixtures(
                 away,
                 division: c_div.map(|c| field(c).to_string()),
                 venue: c_venue.map(|c| field(c).to_string()),
+                round: c_round.map(|c| field(c).to_string()),
             }),
             _ => list.unreadable.push(bad(problems.join("; "))),
         }
@@ -206,11 +221,20 @@ pub fn parse_fixtures(
     Ok(list)
 }
 
-/// Where a match with `home` at home is played: the division's central venue (extension), else
-/// the home team's venue.
+/// Where a league match with `home` at home is played: the division's central venue
+/// (extension), else the home team's venue.
 fn played_at(lg: &League, home: TeamId) -> usize {
     let t = &lg.teams[home];
     lg.divisions[t.division].venue.unwrap_or(t.venue)
+}
+
+/// Where the league match `home v away` is played: a `[[neutral]]` venue agreed for it (rule
+/// 2.3), else `played_at`.
+fn venue_of_match(lg: &League, home: TeamId, away: TeamId) -> usize {
+    lg.neutral
+        .get(&(home, away))
+        .copied()
+        .unwrap_or_else(|| played_at(lg, home))
 }
 
 /// The result of checking a fixture list.
@@ -243,10 +267,17 @@ pub fn check_rerun(league: &League, list: &FixtureList, rerun: &Rerun) -> Report
         rerun,
         out: list.unreadable.clone(),
     };
-    let rows = &list.rows;
+    // Cup ties, play-offs and replays are checked apart, with the league's matches around them.
+    let (extras, league_rows): (Vec<Row>, Vec<Row>) = list
+        .rows
+        .iter()
+        .cloned()
+        .partition(|r| extra::kind(league, r).is_some());
+    let rows = &league_rows;
     for r in rows {
         c.row(r);
     }
+    extra::check(&mut c, rows, &extras);
     c.history(rows);
     c.fixture_set(rows);
     c.per_team(rows);
@@ -332,7 +363,7 @@ impl Checker<'_> {
                 format!("{} does not host on {} ({})", h.name, d, d.weekday()),
             );
         }
-        let venue = &lg.venues[played_at(lg, r.home)];
+        let venue = &lg.venues[venue_of_match(lg, r.home, r.away)];
         if venue.closed.contains(&d) {
             self.push("3 venue closed", r, format!("{} is closed", venue.name));
         }
@@ -347,6 +378,20 @@ impl Checker<'_> {
                 r,
                 format!("{} is unavailable for away matches", a.name),
             );
+        }
+        // Dates a cup keeps for its ties: its entrants play no league match on them.
+        for cup in &lg.cups {
+            if cup.reserve.contains(&d) {
+                for (id, t) in [(r.home, h), (r.away, a)] {
+                    if cup.teams.contains(&id) {
+                        self.push(
+                            "cup reserve",
+                            r,
+                            format!("{} keeps this date for the {}", t.name, cup.name),
+                        );
+                    }
+                }
+            }
         }
         if h.division != a.division {
             self.push(
@@ -660,7 +705,9 @@ impl Checker<'_> {
         let lg = self.league;
         let mut load: BTreeMap<(usize, NaiveDate), usize> = BTreeMap::new();
         for r in rows {
-            *load.entry((played_at(lg, r.home), r.date)).or_default() += 1;
+            *load
+                .entry((venue_of_match(lg, r.home, r.away), r.date))
+                .or_default() += 1;
         }
         for ((v, d), n) in load {
             let venue = &lg.venues[v];
@@ -672,6 +719,28 @@ impl Checker<'_> {
                     date: Some(d),
                     detail: format!("hosts {n} matches (capacity {cap})"),
                 });
+            } else if !venue.closed.contains(&d) {
+                // A cup's reserved date keeps a place free for each of its entrants at home here.
+                let kept: Vec<&str> = lg
+                    .cups
+                    .iter()
+                    .filter(|c| c.reserve.contains(&d))
+                    .flat_map(|c| c.teams.iter().map(move |&t| (c, t)))
+                    .filter(|&(_, t)| lg.teams[t].venue == v)
+                    .map(|(c, _)| c.name.as_str())
+                    .collect();
+                if !kept.is_empty() && n + kept.len().min(cap) > cap {
+                    self.out.push(Violation {
+                        rule: "cup reserve",
+                        fixture: venue.name.clone(),
+                        date: Some(d),
+                        detail: format!(
+                            "hosts {n} league matches (capacity {cap}), but {} places are kept for {}",
+                            kept.len().min(cap),
+                            kept.join(", ")
+                        ),
+                    });
+                }
             }
         }
     }

@@ -109,7 +109,7 @@ pub fn scheveningen(a: ScheveningenArgs) -> Result<(), CliError> {
 /// Runs `cup-draw`.
 pub fn cup_draw(a: CupDrawArgs) -> Result<(), CliError> {
     let league = load(&a.league)?;
-    let (teams, finalists) = match &league.cup {
+    let (teams, finalists) = match league.cups.first() {
         Some(c) => (c.teams.clone(), c.finalists.clone()),
         None => ((0..league.teams.len()).collect(), Vec::new()),
     };

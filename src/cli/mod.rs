@@ -2,9 +2,13 @@
 //! Everything that makes or writes a fixture list goes through `fixtures::pipeline`.
 
 mod batch;
+mod change;
 mod check;
 mod compare;
+mod cup;
 mod formats;
+mod playoff;
+mod replay;
 mod report;
 mod reschedule;
 mod serve;
@@ -73,6 +77,10 @@ enum Command {
     Batch(batch::Args),
     Berger(formats::BergerArgs),
     CupDraw(formats::CupDrawArgs),
+    Cup(cup::Args),
+    Playoff(playoff::Args),
+    Replay(replay::Args),
+    Change(change::Args),
     Scheveningen(formats::ScheveningenArgs),
     Pair(formats::PairArgs),
     Pools(formats::PoolsArgs),
@@ -93,6 +101,10 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Batch(a) => batch::run(a),
         Command::Berger(a) => formats::berger(a),
         Command::CupDraw(a) => formats::cup_draw(a),
+        Command::Cup(a) => cup::run(a),
+        Command::Playoff(a) => playoff::run(a),
+        Command::Replay(a) => replay::run(a),
+        Command::Change(a) => change::run(a),
         Command::Scheveningen(a) => formats::scheveningen(a),
         Command::Pair(a) => formats::pair(a),
         Command::Pools(a) => formats::pools(a),

@@ -100,6 +100,53 @@ pub fn draw(teams: &[usize], finalists: &[usize], seed: u64) -> Draw {
     Draw { grid }
 }
 
+/// Draws zoned entrants into a KO grid of `size` positions (a power of two, at least twice
+/// the first-round matches the zones need): each zone takes a run of whole first-round matches,
+/// so every first-round tie is within one zone; a zone's odd team, and any matches left over,
+/// give byes, at most one per match. Zones and teams are placed at random.
+pub fn draw_zoned(zones: &[Vec<usize>], size: usize, seed: u64) -> Draw {
+    let mut rng = Rng(seed);
+    let half = size / 2;
+    // Matches per zone: at least half its teams (rounded up), at most one per team.
+    let mut matches: Vec<usize> = zones.iter().map(|z| z.len().div_ceil(2)).collect();
+    let mut spare = half.saturating_sub(matches.iter().sum());
+    while spare > 0 {
+        let open: Vec<usize> = (0..zones.len())
+            .filter(|&z| matches[z] < zones[z].len())
+            .collect();
+        if open.is_empty() {
+            break;
+        }
+        matches[open[rng.below(open.len())]] += 1;
+        spare -= 1;
+    }
+    let mut order: Vec<usize> = (0..zones.len()).collect();
+    rng.shuffle(&mut order);
+    let mut grid: Vec<Option<usize>> = vec![None; size];
+    let mut at = 0;
+    for &z in &order {
+        let m = matches[z];
+        let mut teams = zones[z].clone();
+        rng.shuffle(&mut teams);
+        // Which of the zone's matches have a bye, and on which side.
+        let byes = 2 * m - teams.len();
+        let mut which: Vec<usize> = (0..m).collect();
+        rng.shuffle(&mut which);
+        let mut open = vec![true; 2 * m];
+        for &k in which.iter().take(byes) {
+            open[2 * k + rng.below(2)] = false;
+        }
+        let mut next = teams.into_iter();
+        for (p, &free) in open.iter().enumerate() {
+            if free {
+                grid[at + p] = next.next();
+            }
+        }
+        at += 2 * m;
+    }
+    Draw { grid }
+}
+
 /// The Scheveningen table of a match between two teams of `players` (GTCL: 4): each visitor meets
 /// each home player, one round each. Per round, (home board, visitor board, home has White),
 /// the home team Black on all boards in the odd rounds and White in the even ones (rule 7.5).

@@ -76,6 +76,7 @@ fn relaxable(reasons: &[Unplayable]) -> bool {
                     | Unplayable::VenueClosed
                     | Unplayable::Unavailable(_)
                     | Unplayable::UnavailableAway
+                    | Unplayable::CupReserved(..)
             )
         })
 }

@@ -113,17 +113,24 @@ fn venue_too_small(league: &League, cand: &Candidates) -> Vec<String> {
                     !slots.is_empty() && slots.iter().all(|&s| cand.slots[s].home == t)
                 })
                 .count();
-            needed += always_home.max(fewest_home as usize);
+            // A fixture agreed at a neutral venue ([[neutral]]) need not be hosted here.
+            let elsewhere = league.neutral.keys().filter(|k| k.0 == t).count();
+            needed += always_home
+                .max(fewest_home as usize)
+                .saturating_sub(elsewhere);
         }
         let mut dates: Vec<NaiveDate> = cand
             .slots
             .iter()
-            .filter(|s| league.match_venue(s.home) == v)
+            .filter(|s| league.fixture_venue(s.home, s.away) == v)
             .map(|s| s.date)
             .collect();
         dates.sort();
         dates.dedup();
-        let room: usize = dates.iter().map(|&d| venue.capacity_on(d) as usize).sum();
+        let room: usize = dates
+            .iter()
+            .map(|&d| league.league_capacity(v, d) as usize)
+            .sum();
         if room < needed {
             let names: Vec<&str> = teams
                 .iter()
@@ -174,12 +181,12 @@ fn fixed_clashes(league: &League) -> Vec<String> {
     let mut at: std::collections::BTreeMap<(usize, NaiveDate), Vec<&crate::model::Fixed>> =
         Default::default();
     for f in &league.fixed {
-        at.entry((league.match_venue(f.home), f.date))
+        at.entry((league.fixture_venue(f.home, f.away), f.date))
             .or_default()
             .push(f);
     }
     for ((v, date), list) in at {
-        let cap = league.venues[v].capacity_on(date) as usize;
+        let cap = league.league_capacity(v, date) as usize;
         if list.len() > cap {
             let shown: Vec<String> = list.iter().map(|f| show(f)).collect();
             out.push(format!(

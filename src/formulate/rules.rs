@@ -75,11 +75,11 @@ pub fn home_away_balance(league: &League, cand: &Candidates, mip: &mut Mip) {
 pub fn venue_capacity(league: &League, cand: &Candidates, mip: &mut Mip) {
     let mut load: BTreeMap<(usize, NaiveDate), Vec<usize>> = BTreeMap::new();
     for (s, slot) in cand.slots.iter().enumerate() {
-        let v = league.match_venue(slot.home);
+        let v = league.fixture_venue(slot.home, slot.away);
         load.entry((v, slot.date)).or_default().push(s);
     }
     for ((v, date), slots) in load {
-        let cap = league.venues[v].capacity_on(date) as usize;
+        let cap = league.league_capacity(v, date) as usize;
         // Two slots of one fixture never both hold, so count fixtures, not slots.
         let mut fixtures: Vec<usize> = slots.iter().map(|&s| cand.slots[s].fixture).collect();
         fixtures.sort();

@@ -18,11 +18,78 @@ pub struct Match {
     pub away: TeamId,
 }
 
+/// What a match outside the league's round robin is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ExtraKind {
+    /// A tie of `League::cups[cup]` in round `round` (from 0).
+    Cup {
+        /// The cup.
+        cup: usize,
+        /// The round.
+        round: usize,
+    },
+    /// A play-off of two teams of a division (Sussex rule 12).
+    PlayOff(DivisionId),
+    /// The replay of a drawn play-off, at the play-off's away team (rule 12.3).
+    PlayOffReplay(DivisionId),
+    /// A league match replayed after a serious default (rule 6.2.2).
+    Replay(DivisionId),
+}
+
+/// A match outside the league's round robin: a cup tie, a play-off, a replay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Extra {
+    /// The day it is played.
+    pub date: NaiveDate,
+    /// The home team.
+    pub home: TeamId,
+    /// The visiting team.
+    pub away: TeamId,
+    /// What it is.
+    pub kind: ExtraKind,
+}
+
+impl Extra {
+    /// Where it is played: a cup tie at the home team's own venue, anything else where the
+    /// league match would be.
+    pub fn venue(&self, league: &League) -> usize {
+        match self.kind {
+            ExtraKind::Cup { .. } => league.teams[self.home].venue,
+            _ => league.fixture_venue(self.home, self.away),
+        }
+    }
+
+    /// The division column: the cup's name or the division's.
+    pub fn competition<'a>(&self, league: &'a League) -> &'a str {
+        match self.kind {
+            ExtraKind::Cup { cup, .. } => &league.cups[cup].name,
+            ExtraKind::PlayOff(d) | ExtraKind::PlayOffReplay(d) | ExtraKind::Replay(d) => {
+                &league.divisions[d].name
+            }
+        }
+    }
+
+    /// The round column: the cup round's name, "Play-off", "Play-off replay" or "Replay".
+    pub fn round(&self, league: &League) -> String {
+        match self.kind {
+            ExtraKind::Cup { cup, round } => league.cups[cup].round_name(round),
+            ExtraKind::PlayOff(_) => "Play-off".into(),
+            ExtraKind::PlayOffReplay(_) => "Play-off replay".into(),
+            ExtraKind::Replay(_) => "Replay".into(),
+        }
+    }
+}
+
+/// The round column's words for the kinds of extra match that are not cup ties.
+pub const EXTRA_ROUNDS: [&str; 3] = ["Play-off", "Play-off replay", "Replay"];
+
 /// A season's fixture list, in the spec's order (date, division, home team name).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct FixtureList {
     /// Every match, sorted.
     pub matches: Vec<Match>,
+    /// Cup ties, play-offs and replays, in date order.
+    pub extra: Vec<Extra>,
 }
 
 /// The spec's five columns, then the weekday for readers' convenience.
@@ -32,7 +99,17 @@ impl FixtureList {
     /// The list of these matches in the spec's order.
     pub fn new(mut matches: Vec<Match>, league: &League) -> FixtureList {
         sort_matches(&mut matches, league);
-        FixtureList { matches }
+        FixtureList {
+            matches,
+            extra: Vec::new(),
+        }
+    }
+
+    /// The list with these cup ties, play-offs and replays added.
+    pub fn with_extra(mut self, extra: impl IntoIterator<Item = Extra>) -> FixtureList {
+        self.extra.extend(extra);
+        self.extra.sort();
+        self
     }
 
     /// The CSV text of the list: the spec's columns, the weekday, and `colours` when the
@@ -44,27 +121,70 @@ impl FixtureList {
         if league.odd_boards_white.is_some() {
             header.push("colours");
         }
+        if !self.extra.is_empty() {
+            header.push("round");
+        }
         // Writing to a Vec cannot fail, and every field is valid UTF-8.
         let _ = w.write_record(&header);
+        let mut rows: Vec<(NaiveDate, u8, Vec<String>)> = Vec::new();
         for m in &self.matches {
-            let home = &league.teams[m.home];
-            let away = &league.teams[m.away];
-            let mut record = vec![
-                m.date.to_string(),
-                league.divisions[m.division].name.clone(),
-                home.name.clone(),
-                away.name.clone(),
-                league.venues[league.match_venue(m.home)].name.clone(),
-                m.date.weekday().to_string(),
-            ];
-            match league.odd_boards_white {
-                Some(Side::Home) => record.push(format!("{} White on board 1", home.name)),
-                Some(Side::Away) => record.push(format!("{} White on board 1", away.name)),
-                None => {}
+            let mut record = self.record(
+                league,
+                m.date,
+                &league.divisions[m.division].name,
+                m.home,
+                m.away,
+                league.fixture_venue(m.home, m.away),
+            );
+            if !self.extra.is_empty() {
+                record.push(String::new());
             }
+            rows.push((m.date, 0, record));
+        }
+        for e in &self.extra {
+            let mut record = self.record(
+                league,
+                e.date,
+                e.competition(league),
+                e.home,
+                e.away,
+                e.venue(league),
+            );
+            record.push(e.round(league));
+            rows.push((e.date, 1, record));
+        }
+        // League matches keep their order; extras follow the league matches of their date.
+        rows.sort_by_key(|r| (r.0, r.1));
+        for (_, _, record) in rows {
             let _ = w.write_record(&record);
         }
         String::from_utf8_lossy(&w.into_inner().unwrap_or_default()).into_owned()
+    }
+
+    fn record(
+        &self,
+        league: &League,
+        date: NaiveDate,
+        competition: &str,
+        home: TeamId,
+        away: TeamId,
+        venue: usize,
+    ) -> Vec<String> {
+        let (h, a) = (&league.teams[home], &league.teams[away]);
+        let mut record = vec![
+            date.to_string(),
+            competition.to_string(),
+            h.name.clone(),
+            a.name.clone(),
+            league.venues[venue].name.clone(),
+            date.weekday().to_string(),
+        ];
+        match league.odd_boards_white {
+            Some(Side::Home) => record.push(format!("{} White on board 1", h.name)),
+            Some(Side::Away) => record.push(format!("{} White on board 1", a.name)),
+            None => {}
+        }
+        record
     }
 
     /// The matches of `team`, home or away, in date order.

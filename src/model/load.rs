@@ -589,7 +589,9 @@ impl<'a> Cx<'a> {
             fixed: Vec::new(),
             excluded: Vec::new(),
             weights: self.weights(raw.weights.as_ref().map(|w| w.get_ref())),
-            cup: None,
+            cups: Vec::new(),
+            changes: None,
+            neutral: BTreeMap::new(),
             odd_boards_white: raw.colours.as_ref().and_then(|c| {
                 let v = &c.get_ref().odd_boards_white;
                 match v.get_ref().as_str() {
@@ -607,28 +609,36 @@ impl<'a> Cx<'a> {
             }),
         };
 
-        if let Some(cup) = &raw.cup {
-            let cup = cup.get_ref();
-            let teams = match &cup.teams {
-                Some(names) => names
-                    .iter()
-                    .filter_map(|n| self.lookup(&team_ix, n, "cup.teams", "team"))
-                    .collect(),
-                None => (0..league.teams.len()).collect(),
-            };
-            let finalists: Vec<usize> = cup
-                .finalists
-                .iter()
-                .filter_map(|n| self.lookup(&team_ix, n, "cup.finalists", "team"))
-                .collect();
-            if finalists.len() > 2 {
-                self.err(
-                    cup.finalists[2].span().start,
-                    "cup.finalists",
-                    Problem::BadValue("a cup has two finalists".into()),
-                );
+        if let Some(cups) = &raw.cup {
+            let at = cups.span().start;
+            for cup in cups.get_ref().all() {
+                if let Some(c) = self.cup(cup, at, &league, &team_ix, &div_ix) {
+                    if league.cups.iter().any(|o| o.name == c.name) {
+                        self.err(
+                            at,
+                            "cup.name",
+                            Problem::BadValue(format!("two cups are called \"{}\"", c.name)),
+                        );
+                    }
+                    league.cups.push(c);
+                }
             }
-            league.cup = Some(Cup { teams, finalists });
+        }
+        if let Some(ch) = &raw.changes {
+            league.changes = self.changes(ch.get_ref());
+        }
+        self.joint_teams(raw, &mut league, &club_ix, &venue_ix);
+        for n in &raw.neutral {
+            let n = n.get_ref();
+            let pair = self.pair(&league, &team_ix, &n.home, &n.away, "neutral");
+            let venue = self.lookup(&venue_ix, &n.venue, "venue", "venue");
+            if let (Some((home, away)), Some(venue)) = (pair, venue) {
+                league.neutral.insert((home, away), venue);
+                let single = league.divisions[league.teams[home].division].format != Format::Double;
+                if single {
+                    league.neutral.insert((away, home), venue);
+                }
+            }
         }
         for e in &raw.excluded {
             let e = e.get_ref();
@@ -647,6 +657,260 @@ impl<'a> Cx<'a> {
             }
         }
         Some(league)
+    }
+
+    fn cup(
+        &mut self,
+        cup: &RawCup,
+        at: usize,
+        league: &League,
+        team_ix: &HashMap<String, usize>,
+        div_ix: &HashMap<String, usize>,
+    ) -> Option<Cup> {
+        let name = cup
+            .name
+            .as_ref()
+            .map(|n| n.get_ref().clone())
+            .unwrap_or_else(|| "Cup".into());
+        if div_ix.contains_key(&name) {
+            self.err(
+                at,
+                "cup.name",
+                Problem::BadValue(format!(
+                    "\"{name}\" names a division too; a cup needs its own name"
+                )),
+            );
+        }
+        let teams: Vec<TeamId> = match &cup.teams {
+            Some(names) => names
+                .iter()
+                .filter_map(|n| self.lookup(team_ix, n, "cup.teams", "team"))
+                .collect(),
+            None => (0..league.teams.len()).collect(),
+        };
+        let finalists: Vec<usize> = cup
+            .finalists
+            .iter()
+            .filter_map(|n| self.lookup(team_ix, n, "cup.finalists", "team"))
+            .collect();
+        if finalists.len() > 2 {
+            self.err(
+                cup.finalists[2].span().start,
+                "cup.finalists",
+                Problem::BadValue("a cup has two finalists".into()),
+            );
+        }
+        let mut deadlines = Vec::new();
+        if let Some(list) = &cup.deadlines {
+            for item in list.get_ref() {
+                if let Some(d) = self.date(item, "cup.deadlines") {
+                    if deadlines.last().is_some_and(|&p| p >= d) {
+                        self.err(item.span().start, "cup.deadlines", Problem::BadValue(format!("{d} is not after the deadline before it: list the rounds' deadlines in order, the final's last")));
+                    }
+                    deadlines.push(d);
+                }
+            }
+        }
+        let opens = match &cup.opens {
+            Some(v) => self.date(v, "cup.opens")?,
+            None => league.start,
+        };
+        let mut zones = Vec::new();
+        for (zone, names) in cup.zones.iter().flatten() {
+            let ids: Vec<TeamId> = names
+                .iter()
+                .filter_map(|n| self.lookup(team_ix, n, "cup.zones", "team"))
+                .collect();
+            for (&id, n) in ids.iter().zip(names) {
+                if !teams.contains(&id) {
+                    self.err(
+                        n.span().start,
+                        "cup.zones",
+                        Problem::BadValue(format!(
+                            "\"{}\" is in zone {zone} but not an entrant of {name}",
+                            n.get_ref()
+                        )),
+                    );
+                }
+            }
+            zones.push((zone.clone(), ids));
+        }
+        if !zones.is_empty() {
+            for &t in &teams {
+                let count = zones.iter().filter(|(_, z)| z.contains(&t)).count();
+                if count != 1 {
+                    self.err(at, "cup.zones", Problem::BadValue(format!("\"{}\" is in {count} zones of {name}; with zones every entrant is in exactly one", league.teams[t].name)));
+                }
+            }
+            if !finalists.is_empty() {
+                self.err(
+                    at,
+                    "cup.finalists",
+                    Problem::BadValue(format!(
+                        "{name} has zones and finalists; give one or the other"
+                    )),
+                );
+            }
+        }
+        let offer = match &cup.offer {
+            Some(v) => self.int(v, "cup.offer", 1)?,
+            None => 2,
+        };
+        let notice_days = match &cup.notice_days {
+            Some(v) => self.int(v, "cup.notice_days", 0)?,
+            None => 0,
+        };
+        if teams.len() < 2 {
+            self.err(
+                at,
+                "cup.teams",
+                Problem::BadValue(format!("{name} needs two entrants or more")),
+            );
+            return None;
+        }
+        let reserve = self.dates(cup.reserve.as_ref(), "cup.reserve");
+        let c = Cup {
+            name,
+            teams,
+            finalists,
+            deadlines,
+            opens,
+            zones,
+            offer,
+            notice_days,
+            reserve,
+        };
+        if !c.deadlines.is_empty() && c.deadlines.len() < c.rounds() {
+            self.err(
+                at,
+                "cup.deadlines",
+                Problem::BadValue(format!(
+                    "{} has {} rounds but {} deadlines: give one per round, the final's last",
+                    c.name,
+                    c.rounds(),
+                    c.deadlines.len()
+                )),
+            );
+        }
+        Some(c)
+    }
+
+    /// Teams entered jointly by two clubs (Rapid League rules): each home match at the venue of
+    /// the club listed for the opponent in `hosts`, the others in turn (the opponents in the
+    /// division's order alternate between the team's club and `joint_with`).
+    fn joint_teams(
+        &mut self,
+        raw: &RawLeague,
+        league: &mut League,
+        club_ix: &HashMap<String, usize>,
+        venue_ix: &HashMap<String, usize>,
+    ) {
+        if league.teams.len() != raw.team.len() {
+            return; // a team did not resolve: its error is reported already
+        }
+        for (j, rt) in raw.team.iter().enumerate() {
+            let rt = rt.get_ref();
+            let Some(other) = &rt.joint_with else {
+                if let Some(h) = &rt.hosts {
+                    if let Some((_, club)) = h.iter().next() {
+                        self.err(
+                            club.span().start,
+                            "hosts",
+                            Problem::BadValue(
+                                "`hosts` is for a team entered jointly: give `joint_with` too"
+                                    .into(),
+                            ),
+                        );
+                    }
+                }
+                continue;
+            };
+            let Some(team) = league.teams.get(j) else {
+                continue;
+            };
+            let Some(other) = self.lookup(club_ix, other, "joint_with", "club") else {
+                continue;
+            };
+            let clubs = [team.club, other];
+            let venue_of = |this: &mut Self, c: usize, at: usize| -> Option<usize> {
+                match raw.club[c].get_ref().venue.as_ref() {
+                    Some(v) => this.lookup(venue_ix, v, "venue", "venue"),
+                    None => {
+                        this.err(
+                            at,
+                            "joint_with",
+                            Problem::Missing(format!(
+                                "club \"{}\" names no venue to host the joint team",
+                                league.clubs[c].name
+                            )),
+                        );
+                        None
+                    }
+                }
+            };
+            let at = rt.name.span().start;
+            let opponents: Vec<TeamId> = league.divisions[team.division]
+                .teams
+                .iter()
+                .copied()
+                .filter(|&o| o != j)
+                .collect();
+            let mut listed = BTreeMap::new();
+            for (opp, club) in rt.hosts.iter().flatten() {
+                let Some(o) = league.team_by_name(opp).filter(|o| opponents.contains(o)) else {
+                    self.err(
+                        club.span().start,
+                        "hosts",
+                        Problem::BadValue(format!(
+                            "\"{opp}\" is not an opponent of \"{}\" in its division",
+                            team.name
+                        )),
+                    );
+                    continue;
+                };
+                match self.lookup(club_ix, club, "hosts", "club") {
+                    Some(c) if clubs.contains(&c) => {
+                        listed.insert(o, c);
+                    }
+                    Some(_) => self.err(
+                        club.span().start,
+                        "hosts",
+                        Problem::BadValue(format!(
+                            "\"{}\" is not one of the joint team's clubs",
+                            club.get_ref()
+                        )),
+                    ),
+                    None => {}
+                }
+            }
+            for (k, &o) in opponents.iter().enumerate() {
+                let c = listed.get(&o).copied().unwrap_or(clubs[k % 2]);
+                if let Some(v) = venue_of(self, c, at) {
+                    if v != team.venue {
+                        league.neutral.insert((j, o), v);
+                    }
+                }
+            }
+        }
+    }
+
+    fn changes(&mut self, raw: &RawChanges) -> Option<Changes> {
+        let issued = self.date(&raw.issued, "changes.issued")?;
+        let early_until = match &raw.early_until {
+            Some(v) => Some(self.date(v, "changes.early_until")?),
+            None => None,
+        };
+        let mut days = |v: &Option<Spanned<i64>>, key: &str, default: u32| match v {
+            Some(v) => self.int(v, key, 0).unwrap_or(default),
+            None => default,
+        };
+        Some(Changes {
+            issued,
+            early_until,
+            early_days: days(&raw.early_days, "changes.early_days", 14),
+            notice_days: days(&raw.notice_days, "changes.notice_days", 28),
+            notify_days: days(&raw.notify_days, "changes.notify_days", 7),
+        })
     }
 
     fn rules(&mut self, raw: Option<&RawRules>) -> Rules {

@@ -8,7 +8,9 @@ mod load;
 mod raw;
 
 pub use error::{InputError, InputErrors, Problem};
-pub use list::{sort_matches, FixtureList, Match, Rerun, CSV_HEADER};
+pub use list::{
+    sort_matches, Extra, ExtraKind, FixtureList, Match, Rerun, CSV_HEADER, EXTRA_ROUNDS,
+};
 pub use load::{parse_iso_date, parse_league, read_league};
 
 use chrono::{Datelike, NaiveDate, Weekday};
@@ -52,17 +54,119 @@ pub struct League {
     pub weights: Weights,
     /// Who has White on the odd-numbered boards, so on board 1 (the `[colours]` extension).
     pub odd_boards_white: Option<Side>,
-    /// The knockout cup (extension `[cup]`): entrants and last year's finalists.
-    pub cup: Option<Cup>,
+    /// Knockout cups (extension `[cup]` or `[[cup]]`), in file order.
+    pub cups: Vec<Cup>,
+    /// When fixtures may be moved by agreement (extension `[changes]`, Sussex rule 2.6).
+    pub changes: Option<Changes>,
+    /// Fixtures played at another venue than the home team's (extension `[[neutral]]`, Sussex
+    /// rule 2.3's "half-way house"): (home, away) to the venue; both orders for a single round
+    /// robin, whose sides the solver chooses.
+    pub neutral: BTreeMap<(TeamId, TeamId), VenueId>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
-/// The `[cup]` extension: the knockout cup's entrants.
+/// A knockout cup (extension `[cup]` / `[[cup]]`): entrants, deadlines, zones.
 pub struct Cup {
+    /// The cup's name; cup ties carry it in a fixture list's division column.
+    pub name: String,
     /// The entrants.
     pub teams: Vec<TeamId>,
     /// Last year's finalists, kept in opposite halves of the draw.
     pub finalists: Vec<TeamId>,
+    /// The last date of each round, the final's last (the last rounds take the last deadlines).
+    pub deadlines: Vec<NaiveDate>,
+    /// The first date of the first round.
+    pub opens: NaiveDate,
+    /// Zones: each entrant in one; first-round ties stay within a zone.
+    pub zones: Vec<(String, Vec<TeamId>)>,
+    /// Dates the home captain offers for a tie (KO rule 5: at least two).
+    pub offer: u32,
+    /// Offered dates lie at least this many days after their round opens.
+    pub notice_days: u32,
+    /// Dates kept for the cup's ties: its entrants play no league match on them.
+    pub reserve: BTreeSet<NaiveDate>,
+}
+
+impl Cup {
+    /// With exactly three entrants a cup is an all-play-all (Paul Watson and McArthur rules).
+    pub fn is_all_play_all(&self) -> bool {
+        self.teams.len() == 3
+    }
+
+    /// Positions in the draw's grid (a power of two): the smallest that holds every zone's
+    /// first-round ties within the zone, each zone's odd team with a bye.
+    pub fn grid_size(&self) -> usize {
+        let n = self.teams.len().max(2);
+        let need: usize = if self.zones.is_empty() {
+            n
+        } else {
+            self.zones
+                .iter()
+                .map(|(_, t)| 2 * t.len().div_ceil(2))
+                .sum()
+        };
+        need.max(n).next_power_of_two()
+    }
+
+    /// Rounds of the knockout (an all-play-all has one: every tie by the last deadline).
+    pub fn rounds(&self) -> usize {
+        if self.is_all_play_all() {
+            1
+        } else {
+            self.grid_size().trailing_zeros() as usize
+        }
+    }
+
+    /// The name of round `r` (from 0) of `rounds`: Final, Semi-final, Quarter-final, else
+    /// Round k; an all-play-all's one round is "All-play-all".
+    pub fn round_name(&self, r: usize) -> String {
+        let rounds = self.rounds();
+        if self.is_all_play_all() {
+            return "All-play-all".into();
+        }
+        match rounds - 1 - r.min(rounds - 1) {
+            0 => "Final".into(),
+            1 => "Semi-final".into(),
+            2 => "Quarter-final".into(),
+            _ => format!("Round {}", r + 1),
+        }
+    }
+
+    /// The round called `name` (any case), if any.
+    pub fn round_by_name(&self, name: &str) -> Option<usize> {
+        (0..self.rounds()).find(|&r| self.round_name(r).eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// The window of round `r`: from the day after the previous round's deadline (the first
+    /// round: `opens`) to its own deadline; `None` when the cup has fewer deadlines than rounds.
+    pub fn window(&self, r: usize) -> Option<(NaiveDate, NaiveDate)> {
+        let rounds = self.rounds();
+        let first = self.deadlines.len().checked_sub(rounds)?;
+        let end = *self.deadlines.get(first + r)?;
+        let start = if r == 0 {
+            self.opens
+        } else {
+            self.deadlines[first + r - 1].succ_opt()?
+        };
+        Some((start, end))
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+/// Sussex rule 2.6 (extension `[changes]`): when a fixture may be moved by mutual agreement.
+pub struct Changes {
+    /// The date the fixture list was issued.
+    pub issued: NaiveDate,
+    /// Matches originally on or before this date may be changed by an agreement concluded up
+    /// to `early_days` after the issue (rule 2.6: matches in October or November).
+    pub early_until: Option<NaiveDate>,
+    /// Days after the issue for agreements on early matches (rule 2.6: 14).
+    pub early_days: u32,
+    /// Later matches: the agreement is concluded at least this many days before the original
+    /// date (rule 2.6: 28).
+    pub notice_days: u32,
+    /// Both clubs notify the secretary within this many days (rule 2.6: 7).
+    pub notify_days: u32,
 }
 
 /// A side of a fixture.
@@ -337,6 +441,8 @@ pub enum Unplayable {
     Unavailable(TeamId),
     /// The away team is unavailable for away matches.
     UnavailableAway,
+    /// This team keeps the date for a cup (`League::cups[1]`'s `reserve`).
+    CupReserved(TeamId, usize),
 }
 
 impl League {
@@ -367,6 +473,38 @@ impl League {
     pub fn match_venue(&self, home: TeamId) -> VenueId {
         let t = &self.teams[home];
         self.divisions[t.division].venue.unwrap_or(t.venue)
+    }
+
+    /// The venue of the fixture `home v away`: a `[[neutral]]` venue agreed for it, else
+    /// `match_venue(home)`.
+    pub fn fixture_venue(&self, home: TeamId, away: TeamId) -> VenueId {
+        self.neutral
+            .get(&(home, away))
+            .copied()
+            .unwrap_or_else(|| self.match_venue(home))
+    }
+
+    /// Matches of the league venue `v` can host on `date`: its capacity, less the places kept
+    /// for cup ties when the date is in a cup's `reserve` (one per entrant at home there).
+    pub fn league_capacity(&self, v: VenueId, date: NaiveDate) -> u32 {
+        let cap = self.venues[v].capacity_on(date);
+        cap.saturating_sub(self.kept_for_cups(v, date).min(cap))
+    }
+
+    /// Places a venue keeps on `date` for cup ties: one per entrant at home there of each cup
+    /// that reserves the date.
+    pub fn kept_for_cups(&self, v: VenueId, date: NaiveDate) -> u32 {
+        self.cups
+            .iter()
+            .filter(|c| c.reserve.contains(&date))
+            .flat_map(|c| c.teams.iter())
+            .filter(|&&t| self.teams[t].venue == v)
+            .count() as u32
+    }
+
+    /// The cup called `name`, if any.
+    pub fn cup_by_name(&self, name: &str) -> Option<usize> {
+        self.cups.iter().position(|c| c.name == name)
     }
 
     /// How many fixtures the divisions' formats call for (before `[[excluded]]`).
@@ -458,6 +596,10 @@ impl League {
                 format!("{} is unavailable on that date", self.teams[*t].name)
             }
             Unplayable::UnavailableAway => "the away team is unavailable away on that date".into(),
+            Unplayable::CupReserved(t, c) => format!(
+                "{} keeps that date for the {}",
+                self.teams[*t].name, self.cups[*c].name
+            ),
         }
     }
 
@@ -516,7 +658,10 @@ impl League {
         if division.venue.is_none() && !h.hosting.hosts_on(date) {
             out.push(Unplayable::NotHostingDate);
         }
-        if self.venues[self.match_venue(home)].closed.contains(&date) {
+        if self.venues[self.fixture_venue(home, away)]
+            .closed
+            .contains(&date)
+        {
             out.push(Unplayable::VenueClosed);
         }
         for (id, t) in [(home, h), (away, a)] {
@@ -526,6 +671,15 @@ impl League {
         }
         if a.unavailable_away.contains(&date) {
             out.push(Unplayable::UnavailableAway);
+        }
+        for (c, cup) in self.cups.iter().enumerate() {
+            if cup.reserve.contains(&date) {
+                for t in [home, away] {
+                    if cup.teams.contains(&t) {
+                        out.push(Unplayable::CupReserved(t, c));
+                    }
+                }
+            }
         }
         out
     }

@@ -35,18 +35,96 @@ pub struct RawLeague {
     pub excluded: Vec<Spanned<RawExcluded>>,
     pub weights: Option<Spanned<RawWeights>>,
     pub colours: Option<Spanned<RawColours>>,
-    pub cup: Option<Spanned<RawCup>>,
+    pub cup: Option<Spanned<RawCups>>,
+    pub changes: Option<Spanned<RawChanges>>,
+    #[serde(default)]
+    pub neutral: Vec<Spanned<RawNeutral>>,
 }
 
-/// Extension: a knockout cup over the league's teams.
+/// Extension: knockout cups over the league's teams.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawCup {
+    /// The cup's name (default "Cup").
+    pub name: Option<Spanned<String>>,
     /// The entrants (default: every team).
     pub teams: Option<Vec<Spanned<String>>>,
     /// Last year's finalists, kept apart until the final.
     #[serde(default)]
     pub finalists: Vec<Spanned<String>>,
+    /// The last date of each round, the final's last.
+    pub deadlines: Option<RawList>,
+    /// The first date of the first round (default: the league's start).
+    pub opens: Option<RawValue>,
+    /// Zones (e.g. West and East): first-round ties stay within a zone.
+    pub zones: Option<BTreeMap<String, Vec<Spanned<String>>>>,
+    /// Dates the home captain offers (default 2, KO rule 5).
+    pub offer: Option<Spanned<i64>>,
+    /// Offered dates lie at least this many days after the round opens (default 0).
+    pub notice_days: Option<Spanned<i64>>,
+    /// Dates kept for the cup: its entrants play no league match on them.
+    pub reserve: Option<RawList>,
+}
+
+/// `[cup]` (one cup) or `[[cup]]` (several).
+#[derive(Debug)]
+pub enum RawCups {
+    One(Box<RawCup>),
+    Many(Vec<Spanned<RawCup>>),
+}
+
+impl RawCups {
+    pub fn all(&self) -> Vec<&RawCup> {
+        match self {
+            RawCups::One(c) => vec![c.as_ref()],
+            RawCups::Many(v) => v.iter().map(|c| c.get_ref()).collect(),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for RawCups {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = RawCups;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a [cup] table or [[cup]] tables")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<RawCups, A::Error> {
+                let cup = RawCup::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                Ok(RawCups::One(Box::new(cup)))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<RawCups, A::Error> {
+                let cups = Vec::deserialize(serde::de::value::SeqAccessDeserializer::new(seq))?;
+                Ok(RawCups::Many(cups))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// Extension (Sussex rule 2.6): when a fixture may be moved by mutual agreement.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawChanges {
+    /// The date the fixture list was issued.
+    pub issued: RawValue,
+    /// Matches on or before this date: changes agreed up to `early_days` after the issue.
+    pub early_until: Option<RawValue>,
+    pub early_days: Option<Spanned<i64>>,
+    /// Later matches: changes agreed at least this many days before the original date.
+    pub notice_days: Option<Spanned<i64>>,
+    /// Both clubs notify the secretary within this many days of agreeing.
+    pub notify_days: Option<Spanned<i64>>,
+}
+
+/// Extension (Sussex rule 2.3): a fixture played at a "half-way house" venue.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawNeutral {
+    pub home: Spanned<String>,
+    pub away: Spanned<String>,
+    pub venue: Spanned<String>,
 }
 
 /// Extension: which side has White on the odd-numbered boards (so on board 1).
@@ -135,6 +213,11 @@ pub struct RawTeam {
     pub avoid: Option<RawList>,
     /// Extension: the team's strength (e.g. its average FIDE rating), to balance pools.
     pub rating: Option<Spanned<f64>>,
+    /// Extension (Sussex Rapid League): the second club of a team entered jointly.
+    pub joint_with: Option<Spanned<String>>,
+    /// Extension: which of the joint clubs hosts each opponent (opponent → club); the others
+    /// in turn.
+    pub hosts: Option<BTreeMap<String, Spanned<String>>>,
 }
 
 #[derive(Debug, Deserialize)]

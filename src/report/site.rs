@@ -128,7 +128,7 @@ impl Site<'_> {
     }
 
     fn venue_of(&self, r: &Match) -> &str {
-        &self.league.venues[self.league.match_venue(r.home)].name
+        &self.league.venues[self.league.fixture_venue(r.home, r.away)].name
     }
 
     fn page(&self, title: &str, body: Markup) -> String {
@@ -320,7 +320,7 @@ impl Site<'_> {
         venues.dedup();
         let mut load: BTreeMap<(usize, NaiveDate), Vec<&Match>> = BTreeMap::new();
         for r in &self.rows {
-            let v = lg.match_venue(r.home);
+            let v = lg.fixture_venue(r.home, r.away);
             if venues.contains(&v) {
                 load.entry((v, r.date)).or_default().push(r);
             }

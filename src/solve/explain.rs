@@ -77,10 +77,16 @@ pub fn explain(
                 Unplayable::Unavailable(t) => ("unavailable", name(t)),
                 Unplayable::UnavailableAway => ("unavailable_away", name(slot.away)),
                 Unplayable::BeforeStart(t) => ("start", name(t)),
+                Unplayable::CupReserved(t, c) => (
+                    "cup reserve",
+                    format!("{} ({})", name(t), league.cups[c].name),
+                ),
                 Unplayable::LeagueClosed => ("closed", league.name.clone()),
                 Unplayable::VenueClosed => (
                     "venue closed",
-                    league.venues[league.match_venue(slot.home)].name.clone(),
+                    league.venues[league.fixture_venue(slot.home, slot.away)]
+                        .name
+                        .clone(),
                 ),
                 _ => continue,
             };

@@ -140,9 +140,9 @@ impl<'a> Anneal<'a> {
             })
             .collect();
         let mut cap = vec![0; league.venues.len() * days];
-        for (v, venue) in league.venues.iter().enumerate() {
+        for v in 0..league.venues.len() {
             for (i, d) in league.season_dates().enumerate() {
-                cap[v * days + i] = venue.capacity_on(d) as i32;
+                cap[v * days + i] = league.league_capacity(v, d) as i32;
             }
         }
         let mut a = Anneal {
@@ -257,7 +257,7 @@ impl<'a> Anneal<'a> {
         let slot = self.cand.slots[s];
         let team = &self.league.teams[slot.home];
         let d = self.day[s] as usize;
-        self.load[self.league.match_venue(slot.home) * self.days + d] += k;
+        self.load[self.league.fixture_venue(slot.home, slot.away) * self.days + d] += k;
         let ch = &mut self.club_home[team.club * self.days + d];
         let before = *ch;
         *ch += k;
@@ -365,7 +365,8 @@ impl<'a> Anneal<'a> {
         let over = changes.iter().any(|&(_, s)| {
             let slot = self.cand.slots[s];
             let team = &self.league.teams[slot.home];
-            let i = self.league.match_venue(slot.home) * self.days + self.day[s] as usize;
+            let i =
+                self.league.fixture_venue(slot.home, slot.away) * self.days + self.day[s] as usize;
             self.load[i] > self.cap[i]
                 || self.league.clubs[team.club]
                     .max_home_dates

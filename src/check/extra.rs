@@ -1,0 +1,392 @@
+//! Matches outside the league's round robin, checked from the league file and the list alone:
+//! cup ties (a row whose division column names a `[[cup]]`), play-offs and their replays
+//! (Sussex rule 12) and replays after a serious default (rule 6.2.2), told by the `round`
+//! column. They must be playable (the home team's nights, its venue open and with room, no
+//! team unavailable), keep `min_days_between` from every other match of their teams, and keep
+//! their own rules: a cup tie inside its round's window, between entrants, once a round; a
+//! play-off after both teams' league matches, its venue reversed from their league meeting; a
+//! replay after what it replays.
+
+use super::{Checker, Row, Violation};
+use crate::model::{ExtraKind, League, TeamId, EXTRA_ROUNDS};
+use chrono::{Datelike, NaiveDate};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What a row is when it is not a league match: a cup tie (its division column names a cup),
+/// or a play-off, play-off replay or replay (its round column says so).
+pub(super) fn kind(league: &League, r: &Row) -> Option<ExtraKind> {
+    let division = r.division.as_deref().unwrap_or("");
+    let round = r.round.as_deref().unwrap_or("").trim();
+    if let Some(cup) = league.cups.iter().position(|c| c.name == division) {
+        // An unknown round name is reported by `check`; it stays a cup row.
+        let round = league.cups[cup].round_by_name(round).unwrap_or(usize::MAX);
+        return Some(ExtraKind::Cup { cup, round });
+    }
+    let d = league.teams[r.home].division;
+    match EXTRA_ROUNDS
+        .iter()
+        .position(|w| w.eq_ignore_ascii_case(round))?
+    {
+        0 => Some(ExtraKind::PlayOff(d)),
+        1 => Some(ExtraKind::PlayOffReplay(d)),
+        _ => Some(ExtraKind::Replay(d)),
+    }
+}
+
+/// Checks the extra rows against the league file and the league's rows.
+pub(super) fn check(c: &mut Checker<'_>, league_rows: &[Row], extras: &[Row]) {
+    if extras.is_empty() {
+        return;
+    }
+    let lg = c.league;
+    for r in extras {
+        let Some(k) = kind(lg, r) else { continue };
+        playable(c, r, k);
+        match k {
+            ExtraKind::Cup { cup, round } => cup_tie(c, r, cup, round),
+            ExtraKind::PlayOff(_) => play_off(c, r, league_rows),
+            ExtraKind::PlayOffReplay(_) => play_off_replay(c, r, extras),
+            ExtraKind::Replay(_) => replay(c, r, league_rows),
+        }
+    }
+    cup_rounds(c, extras);
+    rest(c, league_rows, extras);
+    capacity(c, league_rows, extras);
+}
+
+/// Where a row is played: a cup tie at the home team's own venue; other rows where their league
+/// match is (a `[[neutral]]` venue, a division's central venue, else the home team's).
+fn venue_of(lg: &League, r: &Row, k: ExtraKind) -> usize {
+    match k {
+        ExtraKind::Cup { .. } => lg.teams[r.home].venue,
+        _ => super::venue_of_match(lg, r.home, r.away),
+    }
+}
+
+fn playable(c: &mut Checker<'_>, r: &Row, k: ExtraKind) {
+    let lg = c.league;
+    let (h, a) = (&lg.teams[r.home], &lg.teams[r.away]);
+    let d = r.date;
+    if r.home == r.away {
+        c.push("extra match", r, "a team cannot play itself".into());
+        return;
+    }
+    if lg.closed.contains(&d) {
+        c.push("1 closed", r, "the league is closed on this date".into());
+    }
+    // A cup is not bound by the league's start, only by a club's later one.
+    let cup = matches!(k, ExtraKind::Cup { .. });
+    for t in [h, a] {
+        if d < t.start && !(cup && t.start <= lg.start) {
+            c.push(
+                "1 start",
+                r,
+                format!("{} plays no fixture before {}", t.name, t.start),
+            );
+        }
+    }
+    let hosts = match &h.hosting {
+        crate::model::Hosting::Nights(n) => n.contains(&d.weekday()),
+        crate::model::Hosting::Dates(ds) => ds.contains(&d),
+    };
+    if !hosts {
+        c.push(
+            "2 hosting date",
+            r,
+            format!("{} does not host on {} ({})", h.name, d, d.weekday()),
+        );
+    }
+    let venue = &lg.venues[venue_of(lg, r, k)];
+    if venue.closed.contains(&d) {
+        c.push("3 venue closed", r, format!("{} is closed", venue.name));
+    }
+    for t in [h, a] {
+        if t.unavailable.contains(&d) {
+            c.push("4 unavailable", r, format!("{} is unavailable", t.name));
+        }
+    }
+    if a.unavailable_away.contains(&d) {
+        c.push(
+            "4 unavailable away",
+            r,
+            format!("{} is unavailable for away matches", a.name),
+        );
+    }
+    if let Some(v) = &r.venue {
+        if !v.is_empty() && *v != venue.name {
+            c.push(
+                "fixture list",
+                r,
+                format!(
+                    "venue column says \"{v}\" but this match is at \"{}\"",
+                    venue.name
+                ),
+            );
+        }
+    }
+}
+
+fn cup_tie(c: &mut Checker<'_>, r: &Row, cup: usize, round: usize) {
+    let lg = c.league;
+    let cup = &lg.cups[cup];
+    for t in [r.home, r.away] {
+        if !cup.teams.contains(&t) {
+            c.push(
+                "cup entrants",
+                r,
+                format!("{} is not an entrant of {}", lg.teams[t].name, cup.name),
+            );
+        }
+    }
+    if round >= cup.rounds() {
+        let names: Vec<String> = (0..cup.rounds()).map(|k| cup.round_name(k)).collect();
+        c.push(
+            "cup round",
+            r,
+            format!(
+                "round \"{}\" is not a round of {} ({})",
+                r.round.as_deref().unwrap_or(""),
+                cup.name,
+                names.join(", ")
+            ),
+        );
+        return;
+    }
+    // The window: the first round from `opens`, a later one from the day after the previous
+    // deadline, each to its own deadline (the last rounds take the last deadlines).
+    let rounds = cup.rounds();
+    if cup.deadlines.len() >= rounds {
+        let first = cup.deadlines.len() - rounds;
+        let end = cup.deadlines[first + round];
+        let start = if round == 0 {
+            cup.opens
+        } else {
+            cup.deadlines[first + round - 1] + chrono::Days::new(1)
+        };
+        if r.date < start || r.date > end {
+            c.push(
+                "cup deadline",
+                r,
+                format!(
+                    "the {} of {} is played from {start} to {end}",
+                    cup.round_name(round),
+                    cup.name
+                ),
+            );
+        }
+    } else if r.date < cup.opens {
+        c.push(
+            "cup deadline",
+            r,
+            format!("{} opens on {}", cup.name, cup.opens),
+        );
+    }
+}
+
+/// Per cup: a team plays at most once a round (an all-play-all: each pair once), and a
+/// knockout pair meets at most once.
+fn cup_rounds(c: &mut Checker<'_>, extras: &[Row]) {
+    let lg = c.league;
+    let mut per_round: BTreeMap<(usize, usize, TeamId), Vec<&Row>> = BTreeMap::new();
+    let mut pairs: BTreeMap<(usize, TeamId, TeamId), Vec<&Row>> = BTreeMap::new();
+    for r in extras {
+        if let Some(ExtraKind::Cup { cup, round }) = kind(lg, r) {
+            if !lg.cups[cup].is_all_play_all() {
+                per_round.entry((cup, round, r.home)).or_default().push(r);
+                per_round.entry((cup, round, r.away)).or_default().push(r);
+            }
+            let key = (cup, r.home.min(r.away), r.home.max(r.away));
+            pairs.entry(key).or_default().push(r);
+        }
+    }
+    for ((cup, round, t), rows) in per_round {
+        if rows.len() > 1 {
+            let cup = &lg.cups[cup];
+            c.push(
+                "cup round",
+                rows[1],
+                format!(
+                    "{} plays {} ties in the {} of {}",
+                    lg.teams[t].name,
+                    rows.len(),
+                    cup.round_name(round),
+                    cup.name
+                ),
+            );
+        }
+    }
+    for (_, rows) in pairs {
+        for r in rows.iter().skip(1) {
+            c.push(
+                "cup round",
+                r,
+                "the two teams already met in this cup".into(),
+            );
+        }
+    }
+}
+
+fn play_off(c: &mut Checker<'_>, r: &Row, league_rows: &[Row]) {
+    let lg = c.league;
+    if lg.teams[r.home].division != lg.teams[r.away].division {
+        c.push(
+            "12 play-off",
+            r,
+            "a play-off is between teams of one division".into(),
+        );
+    }
+    let last = league_rows
+        .iter()
+        .filter(|x| {
+            [x.home, x.away]
+                .iter()
+                .any(|t| *t == r.home || *t == r.away)
+        })
+        .map(|x| x.date)
+        .max();
+    if let Some(last) = last {
+        if r.date <= last {
+            c.push(
+                "12 play-off",
+                r,
+                format!("a play-off follows both teams' league matches (the last on {last})"),
+            );
+        }
+    }
+    // Rule 12.2: when the teams met once, the venue is reversed.
+    let met: Vec<&Row> = league_rows
+        .iter()
+        .filter(|x| (x.home, x.away) == (r.home, r.away) || (x.home, x.away) == (r.away, r.home))
+        .collect();
+    if let [only] = met.as_slice() {
+        if only.home == r.home {
+            c.push(
+                "12.2 play-off venue",
+                r,
+                format!(
+                    "the teams met at {}'s on {}: the play-off is at {}'s",
+                    c.name(only.home),
+                    only.date,
+                    c.name(only.away)
+                ),
+            );
+        }
+    }
+}
+
+fn play_off_replay(c: &mut Checker<'_>, r: &Row, extras: &[Row]) {
+    let lg = c.league;
+    let play_off = extras.iter().find(|x| {
+        matches!(kind(lg, x), Some(ExtraKind::PlayOff(_)))
+            && (x.home.min(x.away), x.home.max(x.away)) == (r.home.min(r.away), r.home.max(r.away))
+    });
+    let Some(p) = play_off else {
+        c.push(
+            "12.3 replay",
+            r,
+            "no play-off between these teams to replay".into(),
+        );
+        return;
+    };
+    if r.home != p.away {
+        c.push(
+            "12.3 replay",
+            r,
+            format!(
+                "a drawn play-off is replayed at the away team's venue ({})",
+                c.name(p.away)
+            ),
+        );
+    }
+    if r.date <= p.date {
+        c.push(
+            "12.3 replay",
+            r,
+            format!("the replay follows the play-off of {}", p.date),
+        );
+    }
+}
+
+fn replay(c: &mut Checker<'_>, r: &Row, league_rows: &[Row]) {
+    let original = league_rows.iter().find(|x| {
+        (x.home.min(x.away), x.home.max(x.away)) == (r.home.min(r.away), r.home.max(r.away))
+    });
+    match original {
+        None => c.push(
+            "6.2.2 replay",
+            r,
+            "no league match between these teams to replay".into(),
+        ),
+        Some(o) if r.date <= o.date => c.push(
+            "6.2.2 replay",
+            r,
+            format!("the replay follows the defaulted match of {}", o.date),
+        ),
+        Some(_) => {}
+    }
+}
+
+/// `min_days_between` between an extra match and any other match of its teams.
+fn rest(c: &mut Checker<'_>, league_rows: &[Row], extras: &[Row]) {
+    let lg = c.league;
+    let min = lg.rules.min_days_between as i64;
+    let all: Vec<(&Row, bool)> = league_rows
+        .iter()
+        .map(|r| (r, false))
+        .chain(extras.iter().map(|r| (r, true)))
+        .collect();
+    for t in 0..lg.teams.len() {
+        let mut mine: Vec<&(&Row, bool)> = all
+            .iter()
+            .filter(|(r, _)| r.home == t || r.away == t)
+            .collect();
+        if !mine.iter().any(|x| x.1) {
+            continue;
+        }
+        mine.sort_by_key(|x| x.0.date);
+        for w in mine.windows(2) {
+            let gap = (w[1].0.date - w[0].0.date).num_days();
+            if (w[0].1 || w[1].1) && gap < min {
+                let extra = if w[1].1 { w[1].0 } else { w[0].0 };
+                c.push(
+                    "6 min_days_between",
+                    extra,
+                    format!(
+                        "{} plays on {} and {}, {gap} days apart (at least {min} required)",
+                        lg.teams[t].name, w[0].0.date, w[1].0.date
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// Venue capacity on every date an extra match is played, league matches included.
+fn capacity(c: &mut Checker<'_>, league_rows: &[Row], extras: &[Row]) {
+    let lg = c.league;
+    let mut load: BTreeMap<(usize, NaiveDate), usize> = BTreeMap::new();
+    let mut touched: BTreeSet<(usize, NaiveDate)> = BTreeSet::new();
+    for r in league_rows {
+        let v = super::venue_of_match(lg, r.home, r.away);
+        *load.entry((v, r.date)).or_default() += 1;
+    }
+    for r in extras {
+        let Some(k) = kind(lg, r) else { continue };
+        let v = venue_of(lg, r, k);
+        *load.entry((v, r.date)).or_default() += 1;
+        touched.insert((v, r.date));
+    }
+    for (v, d) in touched {
+        let venue = &lg.venues[v];
+        let cap = *venue.capacity_on.get(&d).unwrap_or(&venue.capacity) as usize;
+        let n = load[&(v, d)];
+        if n > cap && !venue.closed.contains(&d) {
+            c.out.push(Violation {
+                rule: "7 venue capacity",
+                fixture: venue.name.clone(),
+                date: Some(d),
+                detail: format!("hosts {n} matches with cup ties and play-offs (capacity {cap})"),
+            });
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! `fixtures change`: a fixture moved by mutual agreement, judged by rule 2.6's windows and the
+//! league's rules, and the new list with the fixture fixed on its new date.
+
+use super::{load, not_over_inputs, readable_list, CliError};
+use fixtures::model::{Fixed, Rerun};
+use fixtures::pipeline;
+use fixtures::season::changes::{self, Window};
+use std::path::PathBuf;
+
+/// Says whether moving a fixture to a new date by an agreement concluded on a date is within
+/// the league's change rules ([changes], Sussex rule 2.6), allowed only under exceptional
+/// circumstances, or invalid (and why: which rule, which team). With -o writes the new list
+/// with the fixture on its new date, as `fixtures check` verifies it with the fixture
+/// `[[fixed]]` there; an exceptional change only with --exceptional. Exit 0 within (or
+/// exceptional with --exceptional), 2 exceptional, 1 invalid.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The league file (TOML) with its [changes] table.
+    league: PathBuf,
+    /// The fixture list in force (CSV).
+    #[arg(long)]
+    current: PathBuf,
+    /// The fixture to move, "HOME v AWAY".
+    #[arg(long)]
+    fixture: String,
+    /// The new date (YYYY-MM-DD).
+    #[arg(long)]
+    to: String,
+    /// The date the clubs concluded the agreement (YYYY-MM-DD).
+    #[arg(long)]
+    agreed: String,
+    /// The committee accepts the change as exceptional: write it even outside the windows.
+    #[arg(long)]
+    exceptional: bool,
+    /// Write the new fixture list.
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+}
+
+/// Runs `change`.
+pub fn run(a: Args) -> Result<(), CliError> {
+    let league = load(&a.league)?;
+    let list = readable_list(&league, &a.current)?;
+    let Some(rules) = &league.changes else {
+        return Err(CliError::input(format!(
+            "error: {}: the league file has no [changes] table (when fixtures may be moved by agreement, rule 2.6)",
+            a.league.display()
+        )));
+    };
+    let to = super::reschedule::from_date(&a.to)?;
+    let agreed = super::reschedule::from_date(&a.agreed)?;
+    let index = fixtures::suggest::find_fixture(&league, &list, &a.fixture)
+        .map_err(|e| CliError::input(format!("error: {}: {e}", a.current.display())))?;
+    let m = list.matches[index];
+    let name = |t: usize| league.teams[t].name.as_str();
+    let mut window = changes::classify(rules, m.date, to, agreed);
+    // The new date must keep every rule of the league, the fixture fixed there.
+    let mut moved = list.clone();
+    moved.matches[index].date = to;
+    let moved = fixtures::model::FixtureList::new(moved.matches, &league).with_extra(moved.extra);
+    let mut fixed = league.clone();
+    fixed
+        .fixed
+        .retain(|f| !(f.home == m.home && f.away == m.away));
+    fixed.fixed.push(Fixed {
+        home: m.home,
+        away: m.away,
+        date: to,
+    });
+    let checked = match pipeline::verify(&fixed, moved, &Rerun::default()) {
+        Ok(c) => Some(c),
+        Err(pipeline::Failure::Rejected { violations }) => {
+            if !matches!(window, Window::Invalid(_)) {
+                window = Window::Invalid(format!(
+                    "on {to} it breaks the league's rules: {}",
+                    violations.join("; ")
+                ));
+            }
+            None
+        }
+        Err(f) => return Err(CliError::failure("error: ", &f)),
+    };
+    println!(
+        "{} v {}: {} to {}, agreed {agreed}: {}",
+        name(m.home),
+        name(m.away),
+        m.date,
+        to,
+        window.key()
+    );
+    println!("  {}", window.reason());
+    if matches!(window, Window::Invalid(_)) {
+        return Err(CliError {
+            code: super::EXIT_INVALID_INPUT,
+            lines: vec!["error: the change is invalid; nothing written".into()],
+        });
+    }
+    println!(
+        "  both clubs notify the Fixtures Secretary by {} (within {} days of agreeing)",
+        changes::notify_by(rules, agreed),
+        rules.notify_days
+    );
+    println!(
+        "  for the league file:\n  [[fixed]]\n  home = \"{}\"\n  away = \"{}\"\n  date = {to}",
+        name(m.home),
+        name(m.away)
+    );
+    let exceptional = matches!(window, Window::Exceptional(_));
+    if exceptional && !a.exceptional {
+        return Err(CliError {
+            code: super::EXIT_INFEASIBLE,
+            lines: vec!["error: outside rule 2.6's windows; only the committee can allow it (--exceptional); nothing written".into()],
+        });
+    }
+    if let (Some(out), Some(checked)) = (&a.output, checked) {
+        not_over_inputs(out, &[&a.league, &a.current])?;
+        pipeline::save(out, &checked)
+            .map_err(|e| CliError::input(format!("error: cannot write {}: {e}", out.display())))?;
+        eprintln!("wrote {}", out.display());
+    }
+    Ok(())
+}

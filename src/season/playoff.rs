@@ -1,0 +1,179 @@
+//! Additional matches: play-offs (Sussex rule 12) with the venue reversed from the teams' league
+//! meeting (12.2) and the replay of a drawn play-off at the away team's venue (12.3); and the
+//! replay of a match after a serious default, on dates convenient to the team defaulted
+//! against (6.2.2).
+
+use super::{open_dates, Host};
+use crate::model::{Extra, ExtraKind, FixtureList, League, Match, TeamId};
+use chrono::{Days, NaiveDate};
+
+/// Days after the league's end (or the teams' last match, if later) searched for a date.
+const AFTER_END_DAYS: u64 = 120;
+
+/// A play-off: who is at home and why, the dates it can be played, and its replay's.
+#[derive(Debug, Clone)]
+pub struct PlayOff {
+    /// The home team.
+    pub home: TeamId,
+    /// The visiting team.
+    pub away: TeamId,
+    /// Why this side is at home.
+    pub why: String,
+    /// Dates both teams can play it, first the earliest.
+    pub dates: Vec<NaiveDate>,
+    /// The list with the play-off on its first date and, for a drawn play-off, the replay at
+    /// the away team's venue on its first date after it (rule 12.3).
+    pub list: FixtureList,
+}
+
+fn last_match(list: &FixtureList, teams: &[TeamId]) -> Option<NaiveDate> {
+    let mine = |h: TeamId, a: TeamId| teams.contains(&h) || teams.contains(&a);
+    let league = list
+        .matches
+        .iter()
+        .filter(|m| mine(m.home, m.away))
+        .map(|m| m.date);
+    let extra = list
+        .extra
+        .iter()
+        .filter(|e| mine(e.home, e.away))
+        .map(|e| e.date);
+    league.chain(extra).max()
+}
+
+fn dates_for(
+    league: &League,
+    list: &FixtureList,
+    home: TeamId,
+    away: TeamId,
+    after: NaiveDate,
+) -> Vec<NaiveDate> {
+    let h = &league.teams[home];
+    let host = Host {
+        venue: league.fixture_venue(home, away),
+        hosting: &h.hosting,
+        after_league_start: true,
+    };
+    let to = league.end.max(after) + Days::new(AFTER_END_DAYS);
+    open_dates(league, list, home, away, host, after + Days::new(1), to)
+}
+
+/// The play-off between `a` and `b` beside `list`: at `b`'s when they met once at `a`'s (and the
+/// other way round); when they have not met once, the first named is at home.
+pub fn play_off(
+    league: &League,
+    list: &FixtureList,
+    a: TeamId,
+    b: TeamId,
+) -> Result<PlayOff, String> {
+    let name = |t: TeamId| league.teams[t].name.clone();
+    if a == b {
+        return Err("a play-off needs two teams".into());
+    }
+    let division = league.teams[a].division;
+    if league.teams[b].division != division {
+        return Err(format!(
+            "{} and {} are in different divisions",
+            name(a),
+            name(b)
+        ));
+    }
+    let met: Vec<&Match> = list
+        .matches
+        .iter()
+        .filter(|m| (m.home, m.away) == (a, b) || (m.home, m.away) == (b, a))
+        .collect();
+    let (home, away, why) = match met.as_slice() {
+        [m] => (
+            m.away,
+            m.home,
+            format!(
+                "rule 12.2: they met at {}'s on {}, so the venue is reversed",
+                name(m.home),
+                m.date
+            ),
+        ),
+        [] => (
+            a,
+            b,
+            format!(
+                "they have not met this season: {} (named first) at home",
+                name(a)
+            ),
+        ),
+        _ => (
+            a,
+            b,
+            format!(
+                "they met {} times: {} (named first) at home",
+                met.len(),
+                name(a)
+            ),
+        ),
+    };
+    let after = last_match(list, &[a, b]).unwrap_or(league.end);
+    let dates = dates_for(league, list, home, away, after);
+    let Some(&first) = dates.first() else {
+        return Err(format!(
+            "no date up to {AFTER_END_DAYS} days after the season on which {} can host {}",
+            name(home),
+            name(away)
+        ));
+    };
+    let with = list.clone().with_extra([Extra {
+        date: first,
+        home,
+        away,
+        kind: ExtraKind::PlayOff(division),
+    }]);
+    // Rule 12.3: a drawn play-off is replayed at the away team's venue.
+    let replay = dates_for(league, &with, away, home, first);
+    let list = match replay.first() {
+        Some(&d) => with.with_extra([Extra {
+            date: d,
+            home: away,
+            away: home,
+            kind: ExtraKind::PlayOffReplay(division),
+        }]),
+        None => with,
+    };
+    Ok(PlayOff {
+        home,
+        away,
+        why,
+        dates,
+        list,
+    })
+}
+
+/// The dates on which the league match `m` can be replayed after a serious default (rule
+/// 6.2.2), convenient to `against` (the team defaulted against): after the match, up to the
+/// league's end, on which it (and its opponents) are available and free, at the original
+/// venue on the home team's nights.
+pub fn replay_dates(
+    league: &League,
+    list: &FixtureList,
+    m: &Match,
+    against: TeamId,
+) -> Result<Vec<NaiveDate>, String> {
+    if against != m.home && against != m.away {
+        return Err(format!(
+            "{} did not play {} v {}",
+            league.teams[against].name, league.teams[m.home].name, league.teams[m.away].name
+        ));
+    }
+    let host = Host {
+        venue: league.fixture_venue(m.home, m.away),
+        hosting: &league.teams[m.home].hosting,
+        after_league_start: true,
+    };
+    Ok(open_dates(
+        league,
+        list,
+        m.home,
+        m.away,
+        host,
+        m.date + Days::new(1),
+        league.end,
+    ))
+}

@@ -1,0 +1,610 @@
+//! The season around the league draw, on the Sussex instance and its checked fixture list
+//! (`instances/sussex-2026-7-fixtures.csv`): knockout cups (1,000 seeded draws, KO rule 4
+//! replayed independently, offered dates checked by `fixtures check`), the all-play-all of three,
+//! zones, play-offs (rule 12), replays (6.2.2) and rule 2.6's change windows (12 requests).
+
+use chrono::NaiveDate;
+use fixtures::check;
+use fixtures::model::{parse_league, Extra, ExtraKind, FixtureList, League, TeamId};
+use fixtures::season::{changes, cup, playoff};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+const SUSSEX: &str = include_str!("../instances/sussex-2026-7.toml");
+const SUSSEX_LIST: &str = include_str!("../instances/sussex-2026-7-fixtures.csv");
+const BIN: &str = env!("CARGO_BIN_EXE_fixtures");
+
+fn sussex() -> (League, FixtureList) {
+    let league = parse_league(SUSSEX, "sussex-2026-7.toml").expect("the instance loads");
+    let parsed = check::parse_fixtures(&league, SUSSEX_LIST.as_bytes(), "list").unwrap();
+    let report = check::check(&league, &parsed);
+    assert!(
+        report.is_valid(),
+        "the shipped list is valid: {:?}",
+        report.violations
+    );
+    let list = parsed.to_neutral(&league);
+    (league, list)
+}
+
+fn date(s: &str) -> NaiveDate {
+    NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
+}
+
+/// The independent checker's violations of a list (league matches and extras).
+fn violations(league: &League, list: &FixtureList) -> Vec<String> {
+    let csv = list.to_csv(league);
+    let parsed = check::parse_fixtures(league, csv.as_bytes(), "test").unwrap();
+    check::check(league, &parsed)
+        .violations
+        .iter()
+        .map(|v| v.to_string())
+        .collect()
+}
+
+/// KO rule 4 written again for the test, as a table of preferences: a team wants the side
+/// opposite its last (none before its first match); a choice is scored by (teams denied their
+/// wish, teams left two or more games uneven), lower first; an exact tie goes to the higher
+/// team's wish, and in both teams' first match the higher team is at home.
+fn rule4_replay(x: &[bool], y: &[bool], x_higher: bool) -> bool {
+    if x.is_empty() && y.is_empty() {
+        return x_higher;
+    }
+    let wants_home = |h: &[bool]| h.last().map(|&was_home| !was_home);
+    let uneven = |h: &[bool], home: bool| {
+        let n = h.iter().filter(|&&b| b).count() as i32 + i32::from(home);
+        let a = h.len() as i32 + 1 - n;
+        u8::from((n - a).abs() >= 2)
+    };
+    let score = |x_home: bool| {
+        let denied = u8::from(wants_home(x).is_some_and(|w| w != x_home))
+            + u8::from(wants_home(y).is_some_and(|w| w == x_home));
+        (denied, uneven(x, x_home) + uneven(y, !x_home))
+    };
+    let (s_home, s_away) = (score(true), score(false));
+    if s_home != s_away {
+        return s_home < s_away;
+    }
+    // The higher team's wish; a team with no match yet has none, so the other's counts.
+    match (x_higher, wants_home(x), wants_home(y)) {
+        (true, Some(w), _) => w,
+        (false, _, Some(w)) => !w,
+        (_, Some(w), None) => w,
+        (_, None, Some(w)) => !w,
+        _ => x_higher,
+    }
+}
+
+/// A small deterministic generator for the results of ties.
+fn coin(seed: u64, k: u64) -> bool {
+    let mut z = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ k.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z ^= z >> 31;
+    z = z.wrapping_mul(0x94D0_49BB_1331_11EB);
+    (z >> 17) & 1 == 1
+}
+
+#[test]
+fn a_thousand_knock_out_cup_draws_give_every_drawn_tie_two_checked_dates_and_rule_4_home_sides() {
+    let (league, list) = sussex();
+    let ci = league.cup_by_name("Knock-Out Cup").unwrap();
+    let c = &league.cups[ci];
+    assert_eq!(c.teams.len(), 16);
+    assert_eq!(c.rounds(), 4);
+    let mut fewest = usize::MAX;
+    let mut later = (0, 0);
+    for seed in 0..1000u64 {
+        let draw = cup::draw(c, seed);
+        let rank: BTreeMap<TeamId, usize> = draw
+            .grid
+            .iter()
+            .enumerate()
+            .filter_map(|(p, t)| t.map(|t| (t, p)))
+            .collect();
+        let mut k = 0;
+        let ties = cup::ties(c, &draw, &mut |t| {
+            k += 1;
+            Some(if coin(seed, k) { t.home } else { t.away })
+        });
+        assert_eq!(ties.len(), 15, "seed {seed}: 8 + 4 + 2 + 1 ties");
+        // Rule 4, replayed from the ties in order.
+        let mut sides: BTreeMap<TeamId, Vec<bool>> = BTreeMap::new();
+        for t in &ties {
+            let (x, y) = (t.home.min(t.away), t.home.max(t.away));
+            let hx = sides.get(&x).cloned().unwrap_or_default();
+            let hy = sides.get(&y).cloned().unwrap_or_default();
+            let x_home = rule4_replay(&hx, &hy, rank[&x] < rank[&y]);
+            assert_eq!(
+                x_home,
+                t.home == x,
+                "seed {seed}: {} v {} in round {}: rule 4 gives the other side (histories {hx:?} / {hy:?})",
+                league.teams[t.home].name,
+                league.teams[t.away].name,
+                t.round
+            );
+            sides.entry(t.home).or_default().push(true);
+            sides.entry(t.away).or_default().push(false);
+        }
+        let (placed, offers) = cup::place(&league, ci, &list, &ties);
+        for (t, dates) in &offers {
+            let (from, to) = cup::offer_window(&league, c, t.round);
+            assert!(dates.iter().all(|d| *d >= from && *d <= to));
+            // The draw's ties (the first round, known when the tree goes out) have at least
+            // the two dates KO rule 5 asks for; later ties are counted.
+            if t.round == 0 {
+                assert!(
+                    dates.len() >= 2,
+                    "seed {seed}: {} v {} has {} dates",
+                    league.teams[t.home].name,
+                    league.teams[t.away].name,
+                    dates.len()
+                );
+                fewest = fewest.min(dates.len());
+            } else {
+                later.0 += usize::from(dates.len() >= 2);
+                later.1 += 1;
+            }
+        }
+        let v = violations(&league, &placed);
+        assert!(
+            v.is_empty(),
+            "seed {seed}: the cup ties with the league fail check: {v:?}"
+        );
+        // Every offered date, on its own, beside the league's list and the earlier rounds' ties.
+        if seed < 10 {
+            for (t, dates) in &offers {
+                let before = FixtureList {
+                    extra: placed
+                        .extra
+                        .iter()
+                        .copied()
+                        .filter(
+                            |e| matches!(e.kind, ExtraKind::Cup { round, .. } if round < t.round),
+                        )
+                        .collect(),
+                    ..list.clone()
+                };
+                for &d in dates {
+                    let with = before.clone().with_extra([Extra {
+                        date: d,
+                        home: t.home,
+                        away: t.away,
+                        kind: ExtraKind::Cup {
+                            cup: ci,
+                            round: t.round,
+                        },
+                    }]);
+                    let v = violations(&league, &with);
+                    assert!(v.is_empty(), "seed {seed}: offered {d} fails check: {v:?}");
+                }
+            }
+        }
+    }
+    eprintln!(
+        "later rounds (random results): {} of {} ties with two dates or more",
+        later.0, later.1
+    );
+    assert!(fewest >= 2, "the fewest dates of any tie: {fewest}");
+}
+
+#[test]
+fn three_entrants_play_all_play_all_and_zones_keep_first_round_ties_apart() {
+    let (league, list) = sussex();
+    let ci = league.cup_by_name("Paul Watson Trophy").unwrap();
+    let c = &league.cups[ci];
+    assert!(c.is_all_play_all());
+    for seed in 0..50 {
+        let ties = cup::ties(c, &cup::draw(c, seed), &mut |_| None);
+        assert_eq!(ties.len(), 3);
+        let mut pairs: Vec<(TeamId, TeamId)> = ties
+            .iter()
+            .map(|t| (t.home.min(t.away), t.home.max(t.away)))
+            .collect();
+        pairs.sort();
+        pairs.dedup();
+        assert_eq!(pairs.len(), 3, "each pair once");
+        for &t in &c.teams {
+            assert_eq!(
+                ties.iter().filter(|x| x.home == t).count(),
+                1,
+                "each team at home once"
+            );
+        }
+        let (placed, offers) = cup::place(&league, ci, &list, &ties);
+        for (_, dates) in &offers {
+            assert!(dates.len() >= 3, "Paul Watson: three dates to offer");
+            assert!(
+                dates[0] >= c.opens + chrono::Days::new(14),
+                "at least 14 days ahead"
+            );
+        }
+        assert!(violations(&league, &placed).is_empty());
+    }
+    let mi = league.cup_by_name("McArthur Cup").unwrap();
+    let m = &league.cups[mi];
+    let zone = |t: TeamId| m.zones.iter().position(|z| z.1.contains(&t)).unwrap();
+    for seed in 0..1000 {
+        let draw = cup::draw(m, seed);
+        assert_eq!(draw.grid.iter().flatten().count(), 6);
+        for t in cup::ties(m, &draw, &mut |_| None)
+            .iter()
+            .filter(|t| t.round == 0)
+        {
+            assert_eq!(
+                zone(t.home),
+                zone(t.away),
+                "seed {seed}: a first-round tie across zones"
+            );
+        }
+    }
+    // Sixteen teams in two zones of nine and seven need a larger tree, never a cross-zone tie.
+    let mut big = league.cups[league.cup_by_name("Knock-Out Cup").unwrap()].clone();
+    big.zones = vec![
+        ("West".into(), big.teams[..9].to_vec()),
+        ("East".into(), big.teams[9..].to_vec()),
+    ];
+    for seed in 0..200 {
+        let draw = cup::draw(&big, seed);
+        assert_eq!(draw.grid.iter().flatten().count(), 16);
+        let side = |t: TeamId| usize::from(big.teams[9..].contains(&t));
+        for t in cup::ties(&big, &draw, &mut |_| None)
+            .iter()
+            .filter(|t| t.round == 0)
+        {
+            assert_eq!(side(t.home), side(t.away), "seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn check_refuses_cup_ties_out_of_their_window_or_between_non_entrants() {
+    let (league, list) = sussex();
+    let ci = league.cup_by_name("Knock-Out Cup").unwrap();
+    let c = &league.cups[ci];
+    let ties = cup::ties(c, &cup::draw(c, 3), &mut |_| None);
+    let t = ties[0];
+    let (placed, offers) = cup::place(&league, ci, &list, &ties[..1]);
+    assert!(violations(&league, &placed).is_empty());
+    // The same tie on a date after its round's deadline.
+    let late = list.clone().with_extra([Extra {
+        date: offers[0].1.iter().copied().max().unwrap() + chrono::Days::new(70),
+        home: t.home,
+        away: t.away,
+        kind: ExtraKind::Cup { cup: ci, round: 0 },
+    }]);
+    let v = violations(&league, &late);
+    assert!(v.iter().any(|v| v.contains("[cup deadline]")), "{v:?}");
+    // A team that did not enter.
+    let outsider = league.team_by_name("Argumentatives").unwrap();
+    let wrong = list.clone().with_extra([Extra {
+        date: offers[0].1[0],
+        home: t.home,
+        away: outsider,
+        kind: ExtraKind::Cup { cup: ci, round: 0 },
+    }]);
+    let v = violations(&league, &wrong);
+    assert!(v.iter().any(|v| v.contains("[cup entrants]")), "{v:?}");
+}
+
+#[test]
+fn a_play_off_reverses_the_league_meeting_and_its_replay_is_at_the_away_team() {
+    let (league, list) = sussex();
+    let m = list.matches[20];
+    let (a, b) = (m.home, m.away);
+    let p = playoff::play_off(&league, &list, a, b).unwrap();
+    assert_eq!(
+        (p.home, p.away),
+        (b, a),
+        "they met at {}'s: the play-off is at the other's",
+        league.teams[a].name
+    );
+    let po = p
+        .list
+        .extra
+        .iter()
+        .find(|e| matches!(e.kind, ExtraKind::PlayOff(_)))
+        .unwrap();
+    let replay = p
+        .list
+        .extra
+        .iter()
+        .find(|e| matches!(e.kind, ExtraKind::PlayOffReplay(_)))
+        .unwrap();
+    assert_eq!(
+        (replay.home, replay.away),
+        (po.away, po.home),
+        "the replay is at the play-off's away team"
+    );
+    assert!(replay.date > po.date);
+    let v = violations(&league, &p.list);
+    assert!(v.is_empty(), "{v:?}");
+    // The checker sees a play-off at the wrong venue, and a replay at the wrong one.
+    let wrong = list.clone().with_extra([Extra {
+        home: a,
+        away: b,
+        ..*po
+    }]);
+    assert!(violations(&league, &wrong)
+        .iter()
+        .any(|v| v.contains("[12.2 play-off venue]")));
+    let wrong = list.clone().with_extra([
+        *po,
+        Extra {
+            home: po.home,
+            away: po.away,
+            ..*replay
+        },
+    ]);
+    assert!(violations(&league, &wrong)
+        .iter()
+        .any(|v| v.contains("[12.3 replay]")));
+}
+
+#[test]
+fn a_replay_after_a_default_is_offered_on_dates_the_team_defaulted_against_can_play() {
+    let (league, list) = sussex();
+    let m = list.matches[30];
+    let dates = playoff::replay_dates(&league, &list, &m, m.away).unwrap();
+    assert!(!dates.is_empty());
+    for &d in dates.iter().take(5) {
+        let with = list.clone().with_extra([Extra {
+            date: d,
+            home: m.home,
+            away: m.away,
+            kind: ExtraKind::Replay(m.division),
+        }]);
+        assert!(violations(&league, &with).is_empty());
+        assert!(!league.teams[m.away].unavailable.contains(&d));
+        assert!(d > m.date);
+    }
+}
+
+struct Dir(tempfile::TempDir);
+
+impl Dir {
+    fn new() -> Self {
+        let d = Dir(tempfile::tempdir().unwrap());
+        std::fs::write(d.path("league.toml"), SUSSEX).unwrap();
+        std::fs::write(d.path("list.csv"), SUSSEX_LIST).unwrap();
+        d
+    }
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.path().join(name)
+    }
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new(BIN)
+            .args(args)
+            .current_dir(self.0.path())
+            .output()
+            .unwrap()
+    }
+}
+
+/// A fixture of the shipped list on the first date on or after `on`, a later date it can move
+/// to (as `suggest` finds it) and a later date its home team does not host on, as (fixture
+/// text, its date, a free date, a date breaking rule 2).
+fn movable(
+    league: &League,
+    list: &FixtureList,
+    on: &str,
+) -> (String, NaiveDate, NaiveDate, NaiveDate) {
+    for (i, m) in list
+        .matches
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.date >= date(on))
+    {
+        let later = m.date + chrono::Days::new(1);
+        if let Some(s) = fixtures::suggest::suggest(league, list, i, later).first() {
+            let text = format!(
+                "{} v {}",
+                league.teams[m.home].name, league.teams[m.away].name
+            );
+            let off = later
+                .iter_days()
+                .find(|d| !league.teams[m.home].hosting.hosts_on(*d))
+                .unwrap();
+            return (text, m.date, s.date, off);
+        }
+    }
+    panic!("no movable fixture after {on}");
+}
+
+#[test]
+fn change_classifies_twelve_requests_as_rule_2_6_reads() {
+    let (league, list) = sussex();
+    let d = Dir::new();
+    let oct = movable(&league, &list, "2026-10-20");
+    let nov = movable(&league, &list, "2026-11-16");
+    let dec = movable(&league, &list, "2027-01-12");
+    let mar = movable(&league, &list, "2027-03-01");
+    let days = |d: NaiveDate, n: i64| (d + chrono::Duration::days(n)).to_string();
+    let issued = date("2026-09-28");
+    // (fixture, to, agreed, expected)
+    let table: Vec<(
+        &(String, NaiveDate, NaiveDate, NaiveDate),
+        String,
+        String,
+        &str,
+    )> = vec![
+        // October and November: agreed up to 14 days after the issue (12 October).
+        (&oct, oct.2.to_string(), "2026-09-30".into(), "within"),
+        (&oct, oct.2.to_string(), "2026-10-12".into(), "within"),
+        (&oct, oct.2.to_string(), "2026-10-13".into(), "exceptional"),
+        (&nov, nov.2.to_string(), "2026-10-01".into(), "within"),
+        (&nov, nov.2.to_string(), "2026-10-20".into(), "exceptional"),
+        // December or later: agreed at least 28 days before the original date.
+        (&dec, dec.2.to_string(), days(dec.1, -28), "within"),
+        (&dec, dec.2.to_string(), days(dec.1, -27), "exceptional"),
+        (&mar, mar.2.to_string(), days(mar.1, -60), "within"),
+        (&mar, mar.2.to_string(), days(mar.1, -3), "exceptional"),
+        // Invalid: agreed before the list was issued; the new date before the agreement; a date
+        // that breaks the league's rules (the home team does not host on it).
+        (
+            &dec,
+            dec.2.to_string(),
+            (issued - chrono::Duration::days(1)).to_string(),
+            "invalid",
+        ),
+        (&mar, days(mar.1, -50), days(mar.1, -40), "invalid"),
+        (&mar, mar.3.to_string(), days(mar.1, -60), "invalid"),
+    ];
+    assert_eq!(table.len(), 12);
+    for (i, (fx, to, agreed, want)) in table.iter().enumerate() {
+        let out = format!("new{i}.csv");
+        let o = d.run(&[
+            "change",
+            "league.toml",
+            "--current",
+            "list.csv",
+            "--fixture",
+            &fx.0,
+            "--to",
+            to,
+            "--agreed",
+            agreed,
+            "-o",
+            &out,
+        ]);
+        let stdout = String::from_utf8_lossy(&o.stdout).to_string();
+        let first = stdout.lines().next().unwrap_or("").to_string();
+        assert!(
+            first.ends_with(&format!(": {want}")),
+            "request {i} ({} to {to}, agreed {agreed}): {first}\n{}",
+            fx.0,
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let code = o.status.code().unwrap();
+        let written = d.path(&out).exists();
+        match *want {
+            "within" => {
+                assert_eq!(code, 0);
+                assert!(written);
+                let c = d.run(&["check", "league.toml", &out]);
+                assert_eq!(c.status.code(), Some(0), "the new list passes check");
+                assert!(stdout.contains("[[fixed]]"));
+            }
+            "exceptional" => assert_eq!((code, written), (2, false)),
+            _ => assert_eq!((code, written), (1, false)),
+        }
+    }
+    // The committee allows an exceptional change: written.
+    let o = d.run(&[
+        "change",
+        "league.toml",
+        "--current",
+        "list.csv",
+        "--fixture",
+        &dec.0,
+        "--to",
+        &dec.2.to_string(),
+        "--agreed",
+        &days(dec.1, -3),
+        "--exceptional",
+        "-o",
+        "exc.csv",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(d.path("exc.csv").exists());
+    let _ = changes::notify_by;
+}
+
+#[test]
+fn cup_playoff_and_replay_commands_write_lists_check_accepts() {
+    let d = Dir::new();
+    let o = d.run(&[
+        "cup",
+        "league.toml",
+        "--current",
+        "list.csv",
+        "--cup",
+        "Knock-Out Cup",
+        "--seed",
+        "7",
+        "-o",
+        "cup.csv",
+    ]);
+    let text = String::from_utf8_lossy(&o.stdout).to_string();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{text}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        text.contains("Round 1:") && text.contains("dates to offer"),
+        "{text}"
+    );
+    let c = d.run(&["check", "league.toml", "cup.csv"]);
+    assert_eq!(
+        c.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&c.stdout)
+    );
+    let csv = std::fs::read_to_string(d.path("cup.csv")).unwrap();
+    assert_eq!(
+        csv.lines()
+            .filter(|l| l.contains(",Knock-Out Cup,"))
+            .count(),
+        8
+    );
+    let o = d.run(&[
+        "playoff",
+        "league.toml",
+        "--current",
+        "list.csv",
+        "--teams",
+        "Horsham 1,Lewes 1",
+        "-o",
+        "po.csv",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        d.run(&["check", "league.toml", "po.csv"]).status.code(),
+        Some(0)
+    );
+    let o = d.run(&[
+        "playoff",
+        "league.toml",
+        "--current",
+        "list.csv",
+        "--teams",
+        "Horsham 1,Uckfield 2",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "teams of two divisions");
+    let first = SUSSEX_LIST
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .collect::<Vec<_>>();
+    let fixture = format!("{} v {}", first[2], first[3]);
+    let o = d.run(&[
+        "replay",
+        "league.toml",
+        "--current",
+        "list.csv",
+        "--fixture",
+        &fixture,
+        "--defaulted-against",
+        first[3],
+        "-o",
+        "rp.csv",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        d.run(&["check", "league.toml", "rp.csv"]).status.code(),
+        Some(0)
+    );
+}
