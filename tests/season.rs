@@ -380,6 +380,9 @@ impl Dir {
     }
 }
 
+/// A movable fixture: its text, its date, a date it can move to, a date breaking rule 2.
+type Movable = (String, NaiveDate, NaiveDate, NaiveDate);
+
 /// A fixture of the shipped list on the first date on or after `on`, a later date it can move
 /// to (as `suggest` finds it) and a later date its home team does not host on, as (fixture
 /// text, its date, a free date, a date breaking rule 2).
@@ -421,12 +424,7 @@ fn change_classifies_twelve_requests_as_rule_2_6_reads() {
     let days = |d: NaiveDate, n: i64| (d + chrono::Duration::days(n)).to_string();
     let issued = date("2026-09-28");
     // (fixture, to, agreed, expected)
-    let table: Vec<(
-        &(String, NaiveDate, NaiveDate, NaiveDate),
-        String,
-        String,
-        &str,
-    )> = vec![
+    let table: Vec<(&Movable, String, String, &str)> = vec![
         // October and November: agreed up to 14 days after the issue (12 October).
         (&oct, oct.2.to_string(), "2026-09-30".into(), "within"),
         (&oct, oct.2.to_string(), "2026-10-12".into(), "within"),
@@ -606,5 +604,163 @@ fn cup_playoff_and_replay_commands_write_lists_check_accepts() {
     assert_eq!(
         d.run(&["check", "league.toml", "rp.csv"]).status.code(),
         Some(0)
+    );
+}
+
+#[test]
+fn joint_teams_and_half_way_house_venues_host_where_the_league_file_says() {
+    const RAPID: &str = include_str!("../instances/sussex-rapid-2026-7.toml");
+    let league = parse_league(RAPID, "rapid.toml").unwrap();
+    let d = Dir::new();
+    std::fs::write(d.path("rapid.toml"), RAPID).unwrap();
+    let o = d.run(&[
+        "solve",
+        "rapid.toml",
+        "--time-limit",
+        "3",
+        "--threads",
+        "1",
+        "-o",
+        "rapid.csv",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let csv = std::fs::read_to_string(d.path("rapid.csv")).unwrap();
+    let rows: Vec<Vec<String>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(String::from).collect())
+        .collect();
+    let at = |home: &str, away: &str| {
+        rows.iter()
+            .find(|r| r[2] == home && r[3] == away)
+            .map(|r| r[4].clone())
+    };
+    // The joint team: listed hosts, the others in turn between its two clubs.
+    if let Some(v) = at("Lewes & Uckfield", "Brighton & Hove Juniors") {
+        assert_eq!(v, "Uckfield Chess Club");
+    }
+    if let Some(v) = at("Lewes & Uckfield", "Horsham Juniors") {
+        assert_eq!(v, "Lewes Constitutional Club");
+    }
+    let joint_home: Vec<&Vec<String>> =
+        rows.iter().filter(|r| r[2] == "Lewes & Uckfield").collect();
+    assert!(!joint_home.is_empty());
+    for r in &joint_home {
+        assert!(
+            r[4] == "Uckfield Chess Club" || r[4] == "Lewes Constitutional Club",
+            "{r:?}"
+        );
+    }
+    // The half-way house, whichever side is at home; never on the date it is closed.
+    let neutral = rows
+        .iter()
+        .find(|r| {
+            [r[2].as_str(), r[3].as_str()] == ["Haywards Heath Juniors", "Horsham Rapid"]
+                || [r[2].as_str(), r[3].as_str()] == ["Horsham Rapid", "Haywards Heath Juniors"]
+        })
+        .unwrap();
+    assert_eq!(neutral[4], "Burgess Hill Hall");
+    assert_ne!(neutral[0], "2027-02-16");
+    // The checker holds the venue: the home club's venue in the column, or the closed date, fail.
+    let home_venue = league.venues[league.teams[league.team_by_name(&neutral[2]).unwrap()].venue]
+        .name
+        .clone();
+    let wrong = csv.replace(&neutral.join(","), &{
+        let mut r = neutral.clone();
+        r[4] = home_venue;
+        r.join(",")
+    });
+    let parsed = check::parse_fixtures(&league, wrong.as_bytes(), "x").unwrap();
+    assert!(check::check(&league, &parsed)
+        .violations
+        .iter()
+        .any(|v| v.detail.contains("Burgess Hill Hall")));
+    let closed = csv.replace(&neutral.join(","), &{
+        let mut r = neutral.clone();
+        r[0] = "2027-02-16".into();
+        r.join(",")
+    });
+    let parsed = check::parse_fixtures(&league, closed.as_bytes(), "x").unwrap();
+    assert!(check::check(&league, &parsed)
+        .violations
+        .iter()
+        .any(|v| v.rule == "3 venue closed"));
+}
+
+#[test]
+fn a_cups_reserved_dates_keep_its_entrants_and_a_place_at_their_venues_free() {
+    let (league, list) = sussex();
+    let ko = &league.cups[league.cup_by_name("Knock-Out Cup").unwrap()];
+    assert!(!ko.reserve.is_empty());
+    // The shipped list (solved with the reserve) keeps it.
+    for m in &list.matches {
+        if ko.reserve.contains(&m.date) {
+            assert!(
+                !ko.teams.contains(&m.home) && !ko.teams.contains(&m.away),
+                "{m:?}"
+            );
+        }
+    }
+    // An entrant's league match moved onto a reserved date is refused by the checker.
+    let (i, m) = list
+        .matches
+        .iter()
+        .enumerate()
+        .find(|(_, m)| ko.teams.contains(&m.home))
+        .unwrap();
+    let reserved = *ko
+        .reserve
+        .iter()
+        .find(|d| league.teams[m.home].hosting.hosts_on(**d))
+        .unwrap();
+    let mut moved = list.clone();
+    moved.matches[i].date = reserved;
+    assert!(violations(&league, &moved)
+        .iter()
+        .any(|v| v.contains("[cup reserve]")));
+    // The solver's model says why a date is out.
+    assert!(league
+        .unplayable_reasons(m.home, m.away, reserved)
+        .iter()
+        .any(|r| matches!(r, fixtures::model::Unplayable::CupReserved(..))));
+}
+
+#[test]
+fn bad_cups_changes_and_joint_teams_are_input_errors_naming_line_and_key() {
+    let base = SUSSEX.split("\n[changes]").next().unwrap().to_string();
+    let cases = [
+        ("[[cup]]\nname = \"Division 1\"\n", "cup.name", "names a division too"),
+        ("[[cup]]\nname = \"A\"\nteams = [\"Horsham 1\", \"Nobody\"]\n", "cup.teams", "unknown team \"Nobody\""),
+        ("[[cup]]\nname = \"A\"\ndeadlines = [2027-01-10, 2026-12-10]\n", "cup.deadlines", "not after the deadline before it"),
+        ("[[cup]]\nname = \"A\"\nteams = [\"Horsham 1\", \"Lewes 1\", \"Bexhill 1\", \"Worthing 1\", \"Crowborough 1\"]\ndeadlines = [2027-01-10]\n", "cup.deadlines", "3 rounds but 1 deadlines"),
+        ("[[cup]]\nname = \"A\"\nteams = [\"Horsham 1\", \"Lewes 1\"]\nzones = { West = [\"Horsham 1\"] }\n", "cup.zones", "\"Lewes 1\" is in 0 zones"),
+        ("[changes]\nissued = \"2026-13-01\"\n", "changes.issued", "2026-13-01"),
+        ("[[neutral]]\nhome = \"Horsham 1\"\naway = \"Lewes 1\"\nvenue = \"Nowhere\"\n", "venue", "unknown venue \"Nowhere\""),
+    ];
+    for (extra, key, words) in cases {
+        let text = format!("{base}\n{extra}");
+        let err = parse_league(&text, "bad.toml")
+            .expect_err(extra)
+            .to_string();
+        assert!(
+            err.contains("bad.toml:") && err.contains(key) && err.contains(words),
+            "{extra}: {err}"
+        );
+    }
+    let joint = SUSSEX.replace(
+        "name = \"Uckfield 2\"\nclub = \"Uckfield\"\n",
+        "name = \"Uckfield 2\"\nclub = \"Uckfield\"\njoint_with = \"Lewes\"\nhosts = { \"Nobody\" = \"Lewes\" }\n",
+    );
+    let err = parse_league(&joint, "joint.toml")
+        .expect_err("hosts names no opponent")
+        .to_string();
+    assert!(
+        err.contains("hosts") && err.contains("not an opponent"),
+        "{err}"
     );
 }
