@@ -450,6 +450,42 @@ fn a_rerun_publishes_a_new_version_and_keeps_the_old() {
         let (code, diff) = s.call("GET", &format!("/p/{second_id}/changes.csv"), None, None);
         assert_eq!(code, 200);
         assert!(diff.contains("scratched,"), "{diff}");
+        // Calendars follow: the withdrawn team's fixtures after the date stay as cancelled
+        // events (a higher SEQUENCE), under the UIDs the first version gave them.
+        let (code, ics) = s.call(
+            "GET",
+            &format!("/p/{second_id}/ics/horsham-1.ics"),
+            None,
+            None,
+        );
+        assert_eq!(code, 200);
+        let (_, old_ics) = s.call(
+            "GET",
+            &format!("/p/{first_id}/ics/horsham-1.ics"),
+            None,
+            None,
+        );
+        assert!(
+            ics.contains("STATUS:CANCELLED") && !old_ics.contains("STATUS:CANCELLED"),
+            "{ics}"
+        );
+        let uids = |t: &str| {
+            t.lines()
+                .filter(|l| l.starts_with("UID:"))
+                .map(String::from)
+                .collect::<std::collections::BTreeSet<_>>()
+        };
+        assert_eq!(
+            uids(&ics),
+            uids(&old_ics),
+            "the same events, some cancelled"
+        );
+        let (code, lms) = s.call("GET", &format!("/p/{second_id}/lms.csv"), None, None);
+        assert_eq!(code, 200);
+        assert!(
+            !lms.starts_with("date") && lms.lines().all(|l| l.split(',').count() == 4),
+            "{lms}"
+        );
         // The first version is unchanged.
         let (code, again) = s.call("GET", &format!("/p/{first_id}/fixtures.csv"), None, None);
         assert_eq!(code, 200);

@@ -147,6 +147,8 @@ pub fn parse_fixtures(
     bytes: &[u8],
     file: &str,
 ) -> Result<FixtureList, CheckError> {
+    // A list opened and saved again in a spreadsheet may start with a byte-order mark.
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
         .trim(csv::Trim::All)
@@ -193,12 +195,15 @@ pub fn parse_fixtures(
             continue;
         }
         let field = |c: usize| record.get(c).unwrap_or("");
-        let date = NaiveDate::parse_from_str(field(c_date), "%Y-%m-%d").ok();
+        let date = parse_list_date(field(c_date));
         let home = teams.get(field(c_home)).copied();
         let away = teams.get(field(c_away)).copied();
         let mut problems = Vec::new();
         if date.is_none() {
-            problems.push(format!("`{}` is not a date (YYYY-MM-DD)", field(c_date)));
+            problems.push(format!(
+                "`{}` is not a date (YYYY-MM-DD, or DD/MM/YYYY as a UK spreadsheet saves it)",
+                field(c_date)
+            ));
         }
         for (c, t) in [(c_home, home), (c_away, away)] {
             if t.is_none() {
@@ -219,6 +224,32 @@ pub fn parse_fixtures(
         }
     }
     Ok(list)
+}
+
+/// A fixture list's date: ISO 8601 (YYYY-MM-DD, as we write it) or the UK day-first form a
+/// spreadsheet writes when it saves the list again (DD/MM/YYYY, D/M/YYYY, DD/MM/YY, or with
+/// dashes or dots).
+pub fn parse_list_date(text: &str) -> Option<NaiveDate> {
+    let t = text.trim();
+    if let Ok(d) = NaiveDate::parse_from_str(t, "%Y-%m-%d") {
+        return Some(d);
+    }
+    let parts: Vec<&str> = t.split(['/', '.', '-']).collect();
+    let [d, m, y] = parts.as_slice() else {
+        return None;
+    };
+    let num = |s: &str| -> Option<i32> {
+        (!s.is_empty() && s.len() <= 4 && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse().ok())
+            .flatten()
+    };
+    let (d, m, y) = (num(d)?, num(m)?, num(y)?);
+    let year = match y {
+        0..=99 if parts[2].len() == 2 => 2000 + y,
+        1000..=9999 => y,
+        _ => return None,
+    };
+    NaiveDate::from_ymd_opt(year, u32::try_from(m).ok()?, u32::try_from(d).ok()?)
 }
 
 /// Where a league match with `home` at home is played: the division's central venue

@@ -1,11 +1,13 @@
 //! `fixtures report`: a fixture list as a static site with calendars.
 
-use super::{load_with_list, CliError};
+use super::{load_with_list, readable_list, CliError};
 use fixtures::{check, report};
 use std::path::PathBuf;
 
-/// Write a static HTML site of a fixture list (all fixtures, a page per division and per
-/// club) and an iCalendar file per team (DIR/ics/TEAM.ics).
+/// Write a static HTML site of a fixture list (all fixtures, a page per division and per club,
+/// a printable fixture card per club), the ECF LMS import file (DIR/lms.csv) and iCalendar files
+/// per team, club and division (DIR/ics/). With --previous, the calendars know the lists
+/// published before: moved fixtures raise their SEQUENCE, scratched ones are cancelled events.
 #[derive(clap::Args)]
 pub struct Args {
     /// The league file (TOML, league-format v1).
@@ -15,6 +17,9 @@ pub struct Args {
     /// The folder to write (created if missing).
     #[arg(short, long)]
     output: PathBuf,
+    /// A list published before this one (repeat, oldest first).
+    #[arg(long)]
+    previous: Vec<PathBuf>,
 }
 
 /// Runs `report`.
@@ -35,7 +40,11 @@ pub fn run(a: Args) -> Result<(), CliError> {
             checked.violations.len()
         );
     }
-    let files = report::site::site(&league, &list.to_neutral(&league));
+    let mut history = Vec::new();
+    for p in &a.previous {
+        history.push(readable_list(&league, p)?);
+    }
+    let files = report::site::site_with_history(&league, &list.to_neutral(&league), &history);
     report::site::write_site(dir, &files).map_err(|e| {
         CliError::input(format!(
             "error: cannot write the report into {}: {e}",

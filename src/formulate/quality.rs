@@ -289,7 +289,13 @@ pub fn winter(
     let dev = cont(mip, n.max(fair));
     mip.objective += weight * dev;
     mip.constraints.push((dev - played.clone()).geq(-fair));
-    mip.constraints.push((dev + played).geq(fair));
+    mip.constraints.push((dev + played.clone()).geq(fair));
+    // The matches played are a whole number: dev lies above the chord of |k - fair| between
+    // the whole numbers around fair.
+    if let Some((k0, slope, at_k0)) = chord(fair, n) {
+        mip.constraints
+            .push((dev - played * slope).geq(at_k0 - slope * k0));
+    }
 }
 
 /// Per week, the share of the team's matches played tracks the share of the season elapsed.
@@ -329,6 +335,25 @@ pub fn spread(
         // z >= |C/n - elapsed|
         mip.constraints
             .push((z - played.clone() * (1.0 / n)).geq(-elapsed));
-        mip.constraints.push((z + played * (1.0 / n)).geq(elapsed));
+        mip.constraints
+            .push((z + played.clone() * (1.0 / n)).geq(elapsed));
+        // C is a whole number of matches: z lies above the chord of |k/n - elapsed| between
+        // the two whole numbers around elapsed * n (valid at every whole C, as the function
+        // is convex), which the LP relaxation would otherwise cut through at fractional C.
+        if let Some((k0, slope, at_k0)) = chord(elapsed * n, n) {
+            mip.constraints
+                .push((z - played * (slope / n)).geq(at_k0 / n - slope * k0 / n));
+        }
     }
+}
+
+/// The chord of k -> |k - target| between the whole numbers k0 = floor(target) and k0 + 1
+/// (k in 0..=max): (k0, slope, value at k0); `None` when `target` is whole (no gap to close).
+fn chord(target: f64, max: f64) -> Option<(f64, f64, f64)> {
+    let k0 = target.floor().clamp(0.0, (max - 1.0).max(0.0));
+    let (at_k0, at_k1) = ((target - k0).abs(), (k0 + 1.0 - target).abs());
+    if (target - target.round()).abs() < 1e-9 || max < 1.0 {
+        return None;
+    }
+    Some((k0, at_k1 - at_k0, at_k0))
 }

@@ -441,9 +441,11 @@ impl<'a> Cx<'a> {
                 .max_home_dates
                 .as_ref()
                 .and_then(|m| self.int(m, "max_home_dates", 0));
+            let start_time = self.time(c.start_time.as_ref());
             clubs.push(Club {
                 name: c.name.get_ref().clone(),
                 max_home_dates,
+                start_time,
             });
         }
 
@@ -589,6 +591,7 @@ impl<'a> Cx<'a> {
             fixed: Vec::new(),
             excluded: Vec::new(),
             weights: self.weights(raw.weights.as_ref().map(|w| w.get_ref())),
+            timezone: self.timezone(raw.timezone.as_ref()),
             cups: Vec::new(),
             changes: None,
             neutral: BTreeMap::new(),
@@ -1017,6 +1020,47 @@ impl<'a> Cx<'a> {
             capacity,
             capacity_on,
             closed,
+            start_time: self.time(v.start_time.as_ref()),
+        }
+    }
+
+    /// A start time, "HH:MM" (24-hour), or `None` with an error naming the key.
+    fn time(&mut self, v: Option<&Spanned<String>>) -> Option<chrono::NaiveTime> {
+        let v = v?;
+        match chrono::NaiveTime::parse_from_str(v.get_ref().trim(), "%H:%M") {
+            Ok(t) => Some(t),
+            Err(_) => {
+                self.err(
+                    v.span().start,
+                    "start_time",
+                    Problem::BadValue(format!(
+                        "\"{}\" is not a time of day as HH:MM (e.g. \"19:30\")",
+                        v.get_ref()
+                    )),
+                );
+                None
+            }
+        }
+    }
+
+    /// The league's time zone (IANA name), Europe/London when not given.
+    fn timezone(&mut self, v: Option<&Spanned<String>>) -> chrono_tz::Tz {
+        let Some(v) = v else {
+            return chrono_tz::Europe::London;
+        };
+        match v.get_ref().trim().parse::<chrono_tz::Tz>() {
+            Ok(tz) => tz,
+            Err(_) => {
+                self.err(
+                    v.span().start,
+                    "timezone",
+                    Problem::BadValue(format!(
+                        "\"{}\" is not a time zone name (e.g. \"Europe/London\", \"America/Toronto\")",
+                        v.get_ref()
+                    )),
+                );
+                chrono_tz::Europe::London
+            }
         }
     }
 

@@ -54,6 +54,9 @@ pub struct League {
     pub weights: Weights,
     /// Who has White on the odd-numbered boards, so on board 1 (the `[colours]` extension).
     pub odd_boards_white: Option<Side>,
+    /// The league's time zone (extension `timezone`; default Europe/London): calendars give
+    /// start times in it.
+    pub timezone: chrono_tz::Tz,
     /// Knockout cups (extension `[cup]` or `[[cup]]`), in file order.
     pub cups: Vec<Cup>,
     /// When fixtures may be moved by agreement (extension `[changes]`, Sussex rule 2.6).
@@ -289,6 +292,8 @@ pub struct Venue {
     pub capacity_on: BTreeMap<NaiveDate, u32>,
     /// Dates the venue is closed.
     pub closed: BTreeSet<NaiveDate>,
+    /// When matches there start (extension `start_time`), local time.
+    pub start_time: Option<chrono::NaiveTime>,
 }
 
 impl Venue {
@@ -311,6 +316,8 @@ pub struct Club {
     pub name: String,
     /// At most this many dates on which the club hosts.
     pub max_home_dates: Option<u32>,
+    /// When the club's home matches start (extension `start_time`), local time.
+    pub start_time: Option<chrono::NaiveTime>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -500,6 +507,14 @@ impl League {
             .flat_map(|c| c.teams.iter())
             .filter(|&&t| self.teams[t].venue == v)
             .count() as u32
+    }
+
+    /// When a match at `venue` with `home` at home starts: the venue's `start_time`, else the
+    /// home club's; `None` when neither says (an all-day event).
+    pub fn start_time(&self, home: TeamId, venue: VenueId) -> Option<chrono::NaiveTime> {
+        self.venues[venue]
+            .start_time
+            .or(self.clubs[self.teams[home].club].start_time)
     }
 
     /// The cup called `name`, if any.

@@ -36,6 +36,8 @@ pub struct RawLeague {
     pub weights: Option<Spanned<RawWeights>>,
     pub colours: Option<Spanned<RawColours>>,
     pub cup: Option<Spanned<RawCups>>,
+    /// Extension: the league's time zone (IANA name; default Europe/London).
+    pub timezone: Option<Spanned<String>>,
     pub changes: Option<Spanned<RawChanges>>,
     #[serde(default)]
     pub neutral: Vec<Spanned<RawNeutral>>,
@@ -168,6 +170,8 @@ pub struct RawRules {
 #[serde(deny_unknown_fields)]
 pub struct RawVenue {
     pub name: Spanned<String>,
+    /// Extension: when matches there start ("19:30").
+    pub start_time: Option<Spanned<String>>,
     pub capacity: Option<Spanned<i64>>,
     #[serde(default)]
     pub capacity_on: Option<Spanned<BTreeMap<Spanned<String>, Spanned<i64>>>>,
@@ -178,6 +182,8 @@ pub struct RawVenue {
 #[serde(deny_unknown_fields)]
 pub struct RawClub {
     pub name: Spanned<String>,
+    /// Extension: when the club's home matches start ("19:30").
+    pub start_time: Option<Spanned<String>>,
     pub venue: Option<Spanned<String>>,
     pub nights: Option<RawList>,
     pub home_dates: Option<RawList>,

@@ -6,9 +6,18 @@
 //!   per team (a cell per week: home, away, idle, closed);
 //! - `club-<name>.html`: the club's fixtures and the load on its venues' nights.
 //!
-//! `ics/<team>.ics` holds one all-day VEVENT per fixture of the team. A fixture's UID depends
-//! only on the league, the division and the teams (not the date or, in a single round robin,
-//! who is at home), so re-publishing after a change updates events instead of duplicating them.
+//! - `card-<club>.html`: the club's printable fixture card (a print stylesheet, a table per team);
+//! - `lms.csv`: the list as the ECF League Management System imports it (no header; division,
+//!   home team, away team, date YYYY-MM-DD).
+//!
+//! `ics/<team>.ics`, `ics/club-<club>.ics` and `ics/division-<division>.ics` hold one VEVENT per
+//! fixture: timed (in UTC, from the venue's or the home club's `start_time` in the league's
+//! `timezone`) or all-day when no start time is known. A fixture's UID depends only on the
+//! league, the division and the teams (not the date or, in a single round robin, who is at
+//! home), so re-publishing after a change updates events instead of duplicating them; given the
+//! earlier published versions, an event whose date, home side or venue changed carries a higher
+//! SEQUENCE (RFC 5546), and a fixture no longer in the list (scratched) stays as
+//! STATUS:CANCELLED.
 
 use crate::model::{FixtureList, Match};
 use crate::model::{Format, League, TeamId};
@@ -25,6 +34,8 @@ table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left; font-size: 0.9em; }
 th { background: #f1f1f1; }
 nav a { margin-right: 1em; }
+.card { page-break-inside: avoid; }
+@media print { nav, .noprint { display: none; } body { margin: 0; font-size: 10pt; } .card { page-break-after: always; } }
 .grid td { text-align: center; white-space: nowrap; }
 .grid td.self { background: #444; }
 .strip td { width: 1.1em; height: 1.1em; padding: 0; border: 1px solid #fff; }
@@ -74,6 +85,19 @@ fn slugs<'a>(names: impl Iterator<Item = &'a str>) -> Vec<String> {
 
 /// The files of the site: (path relative to the output folder, contents).
 pub fn site(league: &League, list: &FixtureList) -> Vec<(String, String)> {
+    site_with_history(league, list, &[])
+}
+
+/// What a calendar remembers of a fixture in one published version: date, home team, venue.
+type Seen = (NaiveDate, TeamId, usize);
+
+/// The site of `list`, whose calendars also know the earlier published versions (`history`,
+/// oldest first): moved fixtures raise their SEQUENCE, scratched ones stay as cancelled events.
+pub fn site_with_history(
+    league: &League,
+    list: &FixtureList,
+    history: &[FixtureList],
+) -> Vec<(String, String)> {
     let mut rows: Vec<&Match> = list.matches.iter().collect();
     rows.sort_by(|a, b| {
         a.date
@@ -85,24 +109,77 @@ pub fn site(league: &League, list: &FixtureList) -> Vec<(String, String)> {
             )
             .then_with(|| league.teams[a.home].name.cmp(&league.teams[b.home].name))
     });
-    let s = Site {
+    let mut s = Site {
         league,
         rows,
         div_slugs: slugs(league.divisions.iter().map(|d| d.name.as_str())),
         club_slugs: slugs(league.clubs.iter().map(|c| c.name.as_str())),
         team_slugs: slugs(league.teams.iter().map(|t| t.name.as_str())),
+        versions: Vec::new(),
     };
+    s.versions = history
+        .iter()
+        .chain(std::iter::once(list))
+        .map(|l| {
+            l.matches
+                .iter()
+                .map(|m| {
+                    (
+                        s.uid(m),
+                        (m.date, m.home, league.fixture_venue(m.home, m.away)),
+                    )
+                })
+                .collect()
+        })
+        .collect();
     let mut files = vec![("index.html".to_string(), s.index())];
     for d in 0..league.divisions.len() {
         files.push((format!("division-{}.html", s.div_slugs[d]), s.division(d)));
+        let name = format!("{} — {}", league.divisions[d].name, league.name);
+        let of = |m: &Match| league.teams[m.home].division == d;
+        files.push((
+            format!("ics/division-{}.ics", s.div_slugs[d]),
+            s.calendar(&name, &of, None),
+        ));
     }
     for c in 0..league.clubs.len() {
         files.push((format!("club-{}.html", s.club_slugs[c]), s.club(c)));
+        files.push((format!("card-{}.html", s.club_slugs[c]), s.card(c)));
+        let name = format!("{} — {}", league.clubs[c].name, league.name);
+        let of = |m: &Match| league.teams[m.home].club == c || league.teams[m.away].club == c;
+        files.push((
+            format!("ics/club-{}.ics", s.club_slugs[c]),
+            s.calendar(&name, &of, None),
+        ));
     }
     for t in 0..league.teams.len() {
-        files.push((format!("ics/{}.ics", s.team_slugs[t]), s.ics(t)));
+        let name = format!("{} — {}", league.teams[t].name, league.name);
+        let of = |m: &Match| m.home == t || m.away == t;
+        files.push((
+            format!("ics/{}.ics", s.team_slugs[t]),
+            s.calendar(&name, &of, Some(t)),
+        ));
     }
+    files.push(("lms.csv".to_string(), lms(league, list)));
     files
+}
+
+/// The list as the ECF League Management System's importer reads it: no header row; division,
+/// home team, away team, date as YYYY-MM-DD (league matches only).
+pub fn lms(league: &League, list: &FixtureList) -> String {
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(Vec::new());
+    for m in &list.matches {
+        // Writing to a Vec cannot fail.
+        let _ = w.write_record([
+            league.divisions[m.division].name.as_str(),
+            league.teams[m.home].name.as_str(),
+            league.teams[m.away].name.as_str(),
+            &m.date.to_string(),
+        ]);
+    }
+    String::from_utf8_lossy(&w.into_inner().unwrap_or_default()).into_owned()
 }
 
 /// Writes the site under `dir` (each file through a temporary file and a rename).
@@ -120,6 +197,9 @@ struct Site<'a> {
     div_slugs: Vec<String>,
     club_slugs: Vec<String>,
     team_slugs: Vec<String>,
+    /// Per published version, oldest first and this list last: each fixture's UID to what a
+    /// calendar shows of it.
+    versions: Vec<BTreeMap<String, Seen>>,
 }
 
 impl Site<'_> {
@@ -327,6 +407,10 @@ impl Site<'_> {
         }
         let body = html! {
             p { "Teams: " @for (i, &t) in teams.iter().enumerate() { @if i > 0 { ", " } (self.team(t)) } }
+            p {
+                a href=(format!("card-{}.html", self.club_slugs[c])) { "Printable fixture card" }
+                " · " a href=(format!("ics/club-{}.ics", self.club_slugs[c])) { "Club calendar" }
+            }
             h2 { "Venue nights" }
             table {
                 thead { tr { th { "Venue" } th { "Date" } th { "Day" } th { "Matches" } th { "Capacity" } th { "Fixtures" } } }
@@ -350,6 +434,41 @@ impl Site<'_> {
         self.page(&lg.clubs[c].name, body)
     }
 
+    /// The club's printable fixture card: a table per team (date, day, home or away, opponent,
+    /// venue, start), each on its own printed page.
+    fn card(&self, c: usize) -> String {
+        let lg = self.league;
+        let teams: Vec<TeamId> = (0..lg.teams.len())
+            .filter(|&t| lg.teams[t].club == c)
+            .collect();
+        let body = html! {
+            p class="noprint" { "A page per team when printed. " a href=(format!("club-{}.html", self.club_slugs[c])) { "Venue nights" } }
+            @for &t in &teams {
+                section class="card" {
+                    h2 { (self.team(t)) " — " (lg.divisions[lg.teams[t].division].name) }
+                    table {
+                        thead { tr { th { "Date" } th { "Day" } th { "" } th { "Opponent" } th { "Venue" } th { "Start" } } }
+                        tbody {
+                            @for r in self.rows.iter().filter(|r| r.home == t || r.away == t) {
+                                @let home = r.home == t;
+                                @let venue = lg.fixture_venue(r.home, r.away);
+                                tr {
+                                    td { (r.date.format("%d/%m/%Y")) }
+                                    td { (r.date.weekday()) }
+                                    td { (if home { "H" } else { "A" }) }
+                                    td { (self.team(if home { r.away } else { r.home })) }
+                                    td { (lg.venues[venue].name) }
+                                    td { (lg.start_time(r.home, venue).map(|t| t.format("%H:%M").to_string()).unwrap_or_default()) }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        };
+        self.page(&format!("{} fixture card", lg.clubs[c].name), body)
+    }
+
     /// The UID of a fixture: stable across re-publishing (see the module's comment).
     fn uid(&self, r: &Match) -> String {
         let lg = self.league;
@@ -367,40 +486,135 @@ impl Site<'_> {
         )
     }
 
-    fn ics(&self, t: TeamId) -> String {
-        use icalendar::{Calendar, Component, Event, EventLike};
+    /// How often a fixture's date, home side or venue changed across the published versions.
+    fn sequence(&self, uid: &str) -> u32 {
+        let seen: Vec<Option<&Seen>> = self.versions.iter().map(|v| v.get(uid)).collect();
+        let mut changes = 0;
+        let mut last: Option<&Seen> = None;
+        for s in seen.into_iter().flatten() {
+            if last.is_some_and(|l| l != s) {
+                changes += 1;
+            }
+            last = Some(s);
+        }
+        changes
+    }
+
+    /// A calendar of the fixtures `of` selects (from a team's side when `team` is given), and
+    /// those it selected in an earlier version that are gone now, as cancelled events.
+    fn calendar(&self, name: &str, of: &dyn Fn(&Match) -> bool, team: Option<TeamId>) -> String {
+        use icalendar::{Calendar, Component, EventStatus};
         let lg = self.league;
         let mut cal = Calendar::new();
-        cal.name(&format!("{} — {}", self.team(t), lg.name));
-        for r in self.rows.iter().filter(|r| r.home == t || r.away == t) {
-            let home = r.home == t;
-            let opponent = if home { r.away } else { r.home };
-            let summary = format!(
-                "{} v {} ({})",
-                self.team(r.home),
-                self.team(r.away),
-                if home { "home" } else { "away" }
-            );
-            let description = format!(
-                "{}, {}: {} {} {}",
-                lg.name,
-                lg.divisions[lg.teams[r.home].division].name,
-                self.team(t),
-                if home { "at home to" } else { "away at" },
-                self.team(opponent)
-            );
-            cal.push(
-                Event::new()
-                    .uid(&self.uid(r))
-                    .summary(&summary)
-                    .description(&description)
-                    .location(self.venue_of(r))
-                    // An all-day event: DTEND is the day after (RFC 5545 3.6.1).
-                    .starts(r.date)
-                    .ends(r.date.succ_opt().unwrap_or(r.date))
-                    .done(),
-            );
+        cal.name(name);
+        cal.append_property(("X-WR-TIMEZONE", lg.timezone.name()));
+        let mut current: Vec<String> = Vec::new();
+        for r in self.rows.iter().filter(|r| of(r)) {
+            let uid = self.uid(r);
+            let mut e = self.event(r, team);
+            e.uid(&uid).sequence(self.sequence(&uid));
+            cal.push(e.done());
+            current.push(uid);
+        }
+        // Fixtures of earlier versions no longer in the list: cancelled, last seen where they were.
+        let mut gone: BTreeMap<String, Match> = BTreeMap::new();
+        for v in &self.versions[..self.versions.len().saturating_sub(1)] {
+            for (uid, &(date, home, _)) in v {
+                if current.contains(uid) {
+                    continue;
+                }
+                if let Some(away) = self.away_of(uid, home) {
+                    let m = Match {
+                        date,
+                        division: lg.teams[home].division,
+                        home,
+                        away,
+                    };
+                    if of(&m) {
+                        gone.insert(uid.clone(), m);
+                    }
+                }
+            }
+        }
+        for (uid, m) in gone {
+            let mut e = self.event(&m, team);
+            e.uid(&uid)
+                .sequence(self.sequence(&uid) + 1)
+                .status(EventStatus::Cancelled);
+            cal.push(e.done());
         }
         cal.done().to_string()
     }
+
+    /// The away team of the fixture `uid` with `home` at home (from the UID's team slugs).
+    fn away_of(&self, uid: &str, home: TeamId) -> Option<TeamId> {
+        let lg = self.league;
+        let d = lg.teams[home].division;
+        lg.divisions[d].teams.iter().copied().find(|&a| {
+            a != home
+                && self.uid(&Match {
+                    date: lg.start,
+                    division: d,
+                    home,
+                    away: a,
+                }) == uid
+        })
+    }
+
+    /// One fixture as an event: timed when a start time is known, else all day.
+    fn event(&self, r: &Match, team: Option<TeamId>) -> icalendar::Event {
+        use icalendar::{Component, Event, EventLike};
+        let lg = self.league;
+        let summary = match team {
+            Some(t) => format!(
+                "{} v {} ({})",
+                self.team(r.home),
+                self.team(r.away),
+                if r.home == t { "home" } else { "away" }
+            ),
+            None => format!("{} v {}", self.team(r.home), self.team(r.away)),
+        };
+        let description = format!(
+            "{}, {}: {} at home to {}",
+            lg.name,
+            lg.divisions[lg.teams[r.home].division].name,
+            self.team(r.home),
+            self.team(r.away)
+        );
+        let venue = lg.fixture_venue(r.home, r.away);
+        let mut e = Event::new();
+        e.summary(&summary)
+            .description(&description)
+            .location(&lg.venues[venue].name);
+        match lg
+            .start_time(r.home, venue)
+            .and_then(|t| utc(lg.timezone, r.date, t))
+        {
+            Some(start) => {
+                e.starts(start)
+                    .ends(start + chrono::Duration::hours(MATCH_HOURS));
+            }
+            None => {
+                // An all-day event: DTEND is the day after (RFC 5545 3.6.1).
+                e.starts(r.date).ends(r.date.succ_opt().unwrap_or(r.date));
+            }
+        }
+        e
+    }
+}
+
+/// How long a calendar event of a timed match lasts.
+const MATCH_HOURS: i64 = 3;
+
+/// Local `time` on `date` in `tz`, in UTC (the earlier instant when clocks go back; `None` in
+/// the hour clocks skip).
+fn utc(
+    tz: chrono_tz::Tz,
+    date: NaiveDate,
+    time: chrono::NaiveTime,
+) -> Option<chrono::DateTime<chrono::Utc>> {
+    use chrono::TimeZone;
+    tz.from_local_datetime(&date.and_time(time))
+        .earliest()
+        .map(|t| t.with_timezone(&chrono::Utc))
 }

@@ -574,9 +574,24 @@ pub(crate) async fn job_file(
 
 /// The published site of a list (pages and calendars), rendered from the league file.
 fn site(toml: &str, csv: &str) -> Option<Vec<(String, String)>> {
+    site_after(toml, csv, &[])
+}
+
+/// The site of a list whose calendars know the lists published before it (oldest first):
+/// moved fixtures raise their SEQUENCE, scratched ones stay as cancelled events.
+fn site_after(toml: &str, csv: &str, earlier: &[String]) -> Option<Vec<(String, String)>> {
     let league = model::parse_league(toml, "league.toml").ok()?;
     let list = check::parse_fixtures(&league, csv.as_bytes(), "fixtures.csv").ok()?;
-    Some(report::site::site(&league, &list.to_neutral(&league)))
+    let history: Vec<model::FixtureList> = earlier
+        .iter()
+        .filter_map(|c| check::parse_fixtures(&league, c.as_bytes(), "earlier.csv").ok())
+        .map(|l| l.to_neutral(&league))
+        .collect();
+    Some(report::site::site_with_history(
+        &league,
+        &list.to_neutral(&league),
+        &history,
+    ))
 }
 
 fn site_file(files: Option<Vec<(String, String)>>, name: &str) -> Response {
@@ -584,6 +599,8 @@ fn site_file(files: Option<Vec<(String, String)>>, name: &str) -> Response {
         "text/html; charset=utf-8"
     } else if name.ends_with(".ics") {
         "text/calendar; charset=utf-8"
+    } else if name.ends_with(".csv") {
+        "text/csv; charset=utf-8"
     } else {
         "application/octet-stream"
     };
@@ -695,7 +712,15 @@ async fn public_site_file(app: &Shared, id: &str, name: &str) -> Response {
     let Ok(Some(v)) = app.store.version(&p.version).await else {
         return not_found();
     };
-    site_file(site(&v.toml, &p.csv), name)
+    let earlier: Vec<String> = match app.store.publications(&p.league).await {
+        Ok(all) => all
+            .into_iter()
+            .filter(|e| e.number < p.number)
+            .map(|e| e.csv)
+            .collect(),
+        Err(e) => return internal(e),
+    };
+    site_file(site_after(&v.toml, &p.csv, &earlier), name)
 }
 
 /// `GET /p/{id}/`: a published list's report (public, read-only).
