@@ -167,17 +167,15 @@ pub fn run_on_store(dir: &Path, db: &str, force: bool) -> std::io::Result<Vec<Ro
             row.scenario = name;
             if !row.status.starts_with("skipped") {
                 let _ = std::fs::create_dir_all(p.join("result"));
-                let _ = write_atomically(
-                    &p.join("result").join("row.csv"),
-                    &csv_text(&[row.record()]),
-                );
+                let _ =
+                    write_atomically(&p.join("result").join("row.csv"), csv_text(&[row.record()]));
             }
             rows.push(row);
         }
         Ok::<_, std::io::Error>(rows)
     })?;
     let records: Vec<Vec<String>> = rows.iter().map(Row::record).collect();
-    write_atomically(&dir.join("summary.csv"), &csv_text(&records))?;
+    write_atomically(&dir.join("summary.csv"), csv_text(&records))?;
     Ok(rows)
 }
 
@@ -307,7 +305,7 @@ pub fn run(dir: &Path, force: bool, jobs: usize) -> std::io::Result<Vec<Row>> {
     rows.sort_by_key(|r| r.0);
     let rows: Vec<Row> = rows.into_iter().map(|r| r.1).collect();
     let records: Vec<Vec<String>> = rows.iter().map(Row::record).collect();
-    write_atomically(&dir.join("summary.csv"), &csv_text(&records))?;
+    write_atomically(&dir.join("summary.csv"), csv_text(&records))?;
     Ok(rows)
 }
 
@@ -331,7 +329,7 @@ fn one(p: &Path, force: bool) -> Row {
     row.scenario = name;
     row.seconds = started.elapsed().as_secs_f64();
     let _ = std::fs::create_dir_all(p.join("result"));
-    let _ = write_atomically(&done, &csv_text(&[row.record()]));
+    let _ = write_atomically(&done, csv_text(&[row.record()]));
     row
 }
 

@@ -6,7 +6,7 @@ use std::path::Path;
 /// Writes `text` to `path` through a temporary file in the same folder and a rename, so an
 /// interrupted run never leaves a half-written file. Fixture lists are written only through
 /// `pipeline::save`, which takes a list the checker has accepted.
-pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+pub fn write_atomically(path: &Path, text: impl AsRef<[u8]>) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => std::path::PathBuf::from("."),
@@ -18,7 +18,7 @@ pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     {
         let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
+        f.write_all(text.as_ref())?;
         f.sync_all()?;
     }
     std::fs::rename(&tmp, path).inspect_err(|_| {

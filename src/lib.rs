@@ -7,6 +7,7 @@
 //! - [`pipeline`]: solve, verify, and only then hand out a list: every entry point calls it.
 //! - [`report`]: comparisons, the published site and calendars.
 //! - [`formats`]: Berger tables, cup draws and Scheveningen tables, Swiss pairings.
+//! - [`import`]: the team-entry spreadsheet (CSV, XLSX) and its import into a league file.
 //! - [`batch`]: many scenarios in parallel, with a summary.
 //! - [`serve`]: the HTTP service and its web page.
 //! - [`reschedule`]: mid-season reruns (played fixtures stay, fewest moves) and their diffs.
@@ -21,6 +22,7 @@ pub mod check;
 pub mod files;
 pub mod formats;
 pub mod formulate;
+pub mod import;
 pub mod model;
 pub mod pipeline;
 pub mod report;

@@ -231,3 +231,111 @@ fn the_report_has_the_lms_file_club_cards_and_timed_calendars_that_follow_change
     assert!(card.contains("@media print"));
     assert!(!card.contains("http://") && !card.contains("https://"));
 }
+
+/// Every instance's teams, clubs and venues survive the template and its import unchanged,
+/// through the XLSX workbook and through the CSV sheets.
+#[test]
+fn the_entry_template_round_trips_every_instance() {
+    use fixtures::import;
+    use fixtures::model::parse_league;
+    let mut files = Vec::new();
+    for dir in ["instances", "instances/examples", "instances/competitions"] {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "toml") {
+                files.push(p);
+            }
+        }
+    }
+    assert!(files.len() >= 7, "{files:?}");
+    for p in files {
+        let text = std::fs::read_to_string(&p).unwrap();
+        let league = parse_league(&text, "x.toml").unwrap();
+        let xlsx = import::template_xlsx(Some(&league)).unwrap();
+        let from_xlsx = import::read_workbook(&xlsx, "entries.xlsx", "Teams").unwrap();
+        let mut from_csv = Vec::new();
+        for (name, rows) in import::template(Some(&league)) {
+            let csv = import::sheet_csv(&rows);
+            from_csv.extend(
+                import::read_workbook(csv.as_bytes(), &format!("{name}.csv"), &name).unwrap(),
+            );
+        }
+        for sheets in [from_xlsx, from_csv] {
+            let out =
+                import::import(&text, &sheets).unwrap_or_else(|e| panic!("{}: {e:?}", p.display()));
+            let again = parse_league(&out, "y.toml").unwrap();
+            assert_eq!(again.teams, league.teams, "{}", p.display());
+            assert_eq!(again.clubs, league.clubs, "{}", p.display());
+            assert_eq!(again.venues, league.venues, "{}", p.display());
+        }
+    }
+}
+
+#[test]
+fn import_names_a_bad_cell_by_sheet_row_and_column_and_writes_nothing() {
+    let d = Dir::new();
+    let o = d.run(&["template", "league.toml", "-o", "tpl"]);
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    // The shipped workbook is the template of the instance.
+    let shipped = include_bytes!("../instances/sussex-2026-7-entries.xlsx");
+    let sheets = fixtures::import::read_workbook(shipped, "entries.xlsx", "Teams").unwrap();
+    assert_eq!(
+        sheets.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
+        ["Teams", "Clubs", "Venues"]
+    );
+    assert_eq!(sheets[0].rows.len(), 38, "a header and 37 teams");
+    // One bad date in row 3 (Horsham 2), and an unknown weekday in row 6 (Worthing 1).
+    let teams = d.read("tpl/teams.csv");
+    let mut lines: Vec<String> = teams.lines().map(String::from).collect();
+    lines[2] = lines[2].replace("13/10/2026", "31/02/2027");
+    assert!(lines[5].starts_with("Worthing 1,"));
+    lines[5] = lines[5].replacen(",Mon,", ",Mnday,", 1);
+    std::fs::write(d.path("bad.csv"), lines.join("\n")).unwrap();
+    let o = d.run(&[
+        "import",
+        "league.toml",
+        "--entries",
+        "bad.csv",
+        "--clubs",
+        "tpl/clubs.csv",
+        "--venues",
+        "tpl/venues.csv",
+        "-o",
+        "new.toml",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let text = out(&o);
+    assert!(
+        text.contains("sheet Teams, row 3, column I (Avoid): `31/02/2027` is not a date"),
+        "{text}"
+    );
+    assert!(
+        text.contains("sheet Teams, row 6, column E (Nights): \"Mnday\" is not a weekday"),
+        "{text}"
+    );
+    assert!(!d.path("new.toml").exists(), "nothing written");
+    // The good sheets give a league whose list checks as before.
+    let o = d.run(&[
+        "import",
+        "league.toml",
+        "--entries",
+        "tpl/entries.xlsx",
+        "-o",
+        "new.toml",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    assert_eq!(
+        d.run(&["check", "new.toml", "list.csv"]).status.code(),
+        Some(0)
+    );
+    // It never writes over its inputs.
+    let o = d.run(&[
+        "import",
+        "league.toml",
+        "--entries",
+        "tpl/entries.xlsx",
+        "-o",
+        "league.toml",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+}

@@ -7,6 +7,7 @@ mod check;
 mod compare;
 mod cup;
 mod formats;
+mod import;
 mod playoff;
 mod replay;
 mod report;
@@ -81,6 +82,8 @@ enum Command {
     Playoff(playoff::Args),
     Replay(replay::Args),
     Change(change::Args),
+    Template(import::TemplateArgs),
+    Import(import::ImportArgs),
     Scheveningen(formats::ScheveningenArgs),
     Pair(formats::PairArgs),
     Pools(formats::PoolsArgs),
@@ -105,6 +108,8 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Playoff(a) => playoff::run(a),
         Command::Replay(a) => replay::run(a),
         Command::Change(a) => change::run(a),
+        Command::Template(a) => import::template(a),
+        Command::Import(a) => import::run(a),
         Command::Scheveningen(a) => formats::scheveningen(a),
         Command::Pair(a) => formats::pair(a),
         Command::Pools(a) => formats::pools(a),
