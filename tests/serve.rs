@@ -628,3 +628,39 @@ fn cli_batch_and_service_write_the_same_bytes() {
     assert_eq!(cli, from_batch, "CLI and batch differ");
     assert_eq!(cli, from_service.as_bytes(), "CLI and service differ");
 }
+
+/// The team-entry workbook through the service: the template downloads, an import fills the
+/// league file, a bad cell comes back by sheet, row and column, and nobody logged out imports.
+#[test]
+fn team_entries_import_through_the_service() {
+    use base64::Engine;
+    let db = Db::new(BACKENDS[0]);
+    let s = Server::start(&db, &["--workers", "0"]);
+    let (code, _) = s.call("GET", "/api/template.xlsx", None, None);
+    assert_eq!(code, 200);
+    let league = include_str!("../instances/sussex-2026-7.toml");
+    let xlsx = include_bytes!("../instances/sussex-2026-7-entries.xlsx");
+    let data = base64::engine::general_purpose::STANDARD.encode(xlsx);
+    let body = serde_json::json!({ "league": league, "name": "entries.xlsx", "data": data });
+    let (code, out) = s.post_json("/api/import", body.clone());
+    assert_eq!(code, 200, "{out}");
+    let text = out["league"].as_str().unwrap();
+    let again = fixtures::model::parse_league(text, "x.toml").unwrap();
+    assert_eq!(again.teams.len(), 37);
+    let bad = "Team,Club,Division\nHorsham 1,Horsham,Division 1\nLewes 1,,Division 1\n";
+    let b = base64::engine::general_purpose::STANDARD.encode(bad);
+    let (code, out) = s.post_json(
+        "/api/import",
+        serde_json::json!({ "league": league, "name": "teams.csv", "data": b }),
+    );
+    assert_eq!(code, 422, "{out}");
+    assert_eq!(out["cells"][0]["row"], 3);
+    assert_eq!(out["cells"][0]["column"], "B (Club)");
+    let (code, _) = s.call(
+        "POST",
+        "/api/import",
+        None,
+        Some(("application/json", &body.to_string())),
+    );
+    assert_eq!(code, 404, "nobody logged in");
+}

@@ -778,6 +778,73 @@ pub(crate) struct CheckRequest {
     fixtures: String,
 }
 
+/// An import request: the league file to start from and the team-entry workbook.
+#[derive(Deserialize)]
+pub(crate) struct ImportRequest {
+    league: String,
+    /// The workbook's file name (its ending says XLSX, ODS or CSV).
+    name: String,
+    /// The workbook, base64.
+    data: String,
+}
+
+/// `POST /api/import` (logged in): the league file with the workbook's teams, clubs and venues;
+/// 422 with every bad cell (sheet, row, column) and no league when any does not read.
+pub(crate) async fn import_entries(
+    State(app): State<Shared>,
+    headers: HeaderMap,
+    Json(req): Json<ImportRequest>,
+) -> Response {
+    if let Err(r) = caller_for(&app, &headers, true).await {
+        return r;
+    }
+    use base64::Engine;
+    let Ok(bytes) = base64::engine::general_purpose::STANDARD.decode(req.data.trim()) else {
+        return error(StatusCode::BAD_REQUEST, "data is not base64");
+    };
+    let sheets = match crate::import::read_workbook(&bytes, &req.name, "Teams") {
+        Ok(s) => s,
+        Err(e) => return cell_errors(&[e]),
+    };
+    match crate::import::import(&req.league, &sheets) {
+        Ok(league) => Json(serde_json::json!({ "league": league })).into_response(),
+        Err(errors) => cell_errors(&errors),
+    }
+}
+
+fn cell_errors(errors: &[crate::import::CellError]) -> Response {
+    (
+        StatusCode::UNPROCESSABLE_ENTITY,
+        Json(serde_json::json!({
+            "error": "the workbook does not read; nothing changed",
+            "messages": errors.iter().map(|e| e.to_string()).collect::<Vec<_>>(),
+            "cells": errors.iter().map(|e| serde_json::json!({ "sheet": e.sheet, "row": e.row, "column": e.column, "message": e.message })).collect::<Vec<_>>(),
+        })),
+    )
+        .into_response()
+}
+
+/// `GET /api/template.xlsx`: the empty team-entry workbook (Teams, Clubs, Venues).
+pub(crate) async fn template_xlsx() -> Response {
+    match crate::import::template_xlsx(None) {
+        Ok(bytes) => (
+            [
+                (
+                    axum::http::header::CONTENT_TYPE,
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                ),
+                (
+                    axum::http::header::CONTENT_DISPOSITION,
+                    "attachment; filename=\"entries.xlsx\"",
+                ),
+            ],
+            bytes,
+        )
+            .into_response(),
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, &e),
+    }
+}
+
 /// `POST /api/check`: checks any list against any league; stores nothing.
 pub(crate) async fn check_list(Json(req): Json<CheckRequest>) -> Response {
     let league = match model::parse_league(&req.league, "league.toml") {

@@ -220,6 +220,8 @@ fn router(app: Shared) -> Router {
         .route("/p/{id}/ics/{file}", get(api::public_ics))
         .route("/p/{id}/{file}", get(api::public_file))
         .route("/api/check", post(api::check_list))
+        .route("/api/import", post(api::import_entries))
+        .route("/api/template.xlsx", get(api::template_xlsx))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(app)
 }

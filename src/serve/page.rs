@@ -110,6 +110,7 @@ progress { width: 24em; height: 1.2em; }
 #figures td, #figures th { padding: 0.2em 0.8em; text-align: left; border-bottom: 1px solid #ddd; }
 iframe { width: 100%; height: 70vh; border: 1px solid #ccc; margin-top: 1em; }
 .muted { color: #666; }
+fieldset { border: 1px solid #ccc; margin: 0.8em 0; }
 </style>
 </head>
 <body>
@@ -128,6 +129,20 @@ a published report with division grids and team calendars, and phone calendars a
   <button id="solve">Solve</button>
   <span id="state" class="muted"></span>
 </div>
+<fieldset>
+  <legend>Team entries from a spreadsheet</legend>
+  <p class="muted">Fill the template (one row per team: club, division, venue, nights, unavailable
+  dates in one cell as DD/MM/YYYY, ranges as "19/12/2026 to 03/01/2027"), then import it: the
+  league file below keeps its season, divisions and rules and takes the sheet's teams, clubs and
+  venues. Nothing changes unless every cell reads.</p>
+  <div class="row">
+    <a href="/api/template.xlsx" download="entries.xlsx">Download the entry template (XLSX)</a>
+    <label for="entries">Entries (XLSX, ODS or CSV)</label>
+    <input type="file" id="entries" accept=".xlsx,.xls,.ods,.csv">
+    <button id="import" type="button">Import into the league file</button>
+    <span id="imported" class="muted"></span>
+  </div>
+</fieldset>
 <label for="league">The league file (TOML)</label>
 <textarea id="league" spellcheck="false" placeholder="name = &quot;My League 2026-7&quot;&#10;start = 2026-10-12&#10;end = 2027-05-14&#10;..."></textarea>
 <div id="errors"></div>
@@ -144,6 +159,19 @@ const csrf = document.querySelector('meta[name="csrf"]').content;
 $("file").addEventListener("change", async (e) => {
   const f = e.target.files[0];
   if (f) $("league").value = await f.text();
+});
+$("import").addEventListener("click", async () => {
+  $("errors").textContent = ""; $("imported").textContent = "";
+  const f = $("entries").files[0];
+  if (!f) { $("errors").textContent = "Choose the entries file first."; return; }
+  const bytes = new Uint8Array(await f.arrayBuffer());
+  let bin = ""; for (const b of bytes) bin += String.fromCharCode(b);
+  const r = await fetch("/api/import", { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+    body: JSON.stringify({ league: $("league").value, name: f.name, data: btoa(bin) }) });
+  const body = await r.json();
+  if (!r.ok) { $("errors").textContent = (body.messages || [body.error]).join("\n"); return; }
+  $("league").value = body.league;
+  $("imported").textContent = `Imported ${f.name}: the league file below has its teams.`;
 });
 let timer = null;
 $("solve").addEventListener("click", async () => {
@@ -253,6 +281,8 @@ pub const OPENAPI: &str = r##"{
     "/api/leagues/{id}/invitations": { "parameters": [ { "$ref": "#/components/parameters/id" } ], "post": { "summary": "A committee invitation link (owner)", "responses": { "201": { "description": "{token, link}" } } } },
     "/api/invitations/{token}": { "parameters": [ { "name": "token", "in": "path", "required": true, "schema": { "type": "string" } } ], "post": { "summary": "Join the invitation's league as a committee member (read and compare drafts)", "responses": { "200": { "description": "{league}" }, "404": { "description": "No such invitation" } } } },
     "/p/{id}/": { "parameters": [ { "$ref": "#/components/parameters/id" } ], "get": { "summary": "A published list's report, public (pages beside it, calendars under ics/, fixtures.csv, changes.csv)", "security": [], "responses": { "200": { "description": "HTML" }, "404": { "description": "No such publication" } } } },
+    "/api/import": { "post": { "summary": "The league file {league} with the team-entry workbook {name, data (base64)}: its teams, clubs and venues (logged in, CSRF)", "responses": { "200": { "description": "{league}: the new league file" }, "422": { "description": "{messages, cells}: every bad cell by sheet, row and column; nothing changed" } } } },
+    "/api/template.xlsx": { "get": { "summary": "The empty team-entry workbook (Teams, Clubs, Venues)", "security": [], "responses": { "200": { "description": "XLSX" } } } },
     "/api/check": { "post": { "summary": "Check a fixture list against a league file (stores nothing)", "security": [],
       "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object", "required": ["league", "fixtures"], "properties": { "league": { "type": "string" }, "fixtures": { "type": "string" } } } } } },
       "responses": { "200": { "description": "valid, violations, breaks, objective, quality" }, "400": { "description": "Invalid league file or unreadable list" } } } }
