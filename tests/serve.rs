@@ -664,3 +664,137 @@ fn team_entries_import_through_the_service() {
     );
     assert_eq!(code, 404, "nobody logged in");
 }
+
+/// "Move" on a published fixture: its dates from `suggest` with rule 2.6's verdict, then the
+/// move published as the next version (diff, calendars following); rule 2.6 and the league's
+/// rules refuse what they must; a committee member sees the dates but moves nothing.
+#[test]
+fn a_published_fixture_moves_to_a_suggested_date() {
+    let db = Db::new(BACKENDS[0]);
+    let s = Server::start(&db, &["--workers", "1"]);
+    let league_text =
+        format!("{MID_DOWNS}\n[changes]\nissued = 2026-09-28\nearly_until = 2026-11-30\n");
+    let (code, job) = s.post_json(
+        "/api/jobs",
+        serde_json::json!({ "league": league_text, "time_limit": 3 }),
+    );
+    assert_eq!(code, 202, "{job}");
+    let id = job["id"].as_str().unwrap().to_string();
+    assert_eq!(s.wait(&id, Duration::from_secs(60))["state"], "done");
+    let (_, p) = s.post_json(&format!("/api/jobs/{id}/publish"), serde_json::json!({}));
+    let public = p["id"].as_str().unwrap().to_string();
+    let (_, csv) = s.call("GET", &format!("/p/{public}/fixtures.csv"), None, None);
+    // A fixture from January: a change agreed 40 days before is within rule 2.6.
+    let row: Vec<&str> = csv
+        .lines()
+        .find(|l| l.starts_with("2027-02"))
+        .unwrap()
+        .split(',')
+        .collect();
+    let fixture = format!("{} v {}", row[2], row[3]);
+    let original = chrono::NaiveDate::parse_from_str(row[0], "%Y-%m-%d").unwrap();
+    let agreed = (original - chrono::Duration::days(40)).to_string();
+    let q = |f: &str| f.replace(' ', "%20").replace('&', "%26");
+    let (code, moves) = s.get(&format!(
+        "/api/publications/{public}/moves?fixture={}&agreed={agreed}",
+        q(&fixture)
+    ));
+    assert_eq!(code, 200, "{moves}");
+    let moves: serde_json::Value = serde_json::from_str(&moves).unwrap();
+    let list = moves["moves"].as_array().unwrap();
+    assert!(!list.is_empty());
+    let to = list
+        .iter()
+        .find(|m| m["window"] == "within" && m["date"].as_str().unwrap() > agreed.as_str())
+        .expect("a date within rule 2.6")["date"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // Too late an agreement: exceptional, refused unless the committee allows it.
+    let late = (original - chrono::Duration::days(3)).to_string();
+    let (code, body) = s.post_json(
+        &format!("/api/publications/{public}/move"),
+        serde_json::json!({ "fixture": fixture, "date": to, "agreed": late }),
+    );
+    assert_eq!(code, 409, "{body}");
+    // A date that breaks a rule (not a hosting night) is refused with the rule.
+    let sunday = {
+        let mut d = original;
+        while chrono::Datelike::weekday(&d) != chrono::Weekday::Sun {
+            d = d.succ_opt().unwrap();
+        }
+        d.to_string()
+    };
+    let (code, body) = s.post_json(
+        &format!("/api/publications/{public}/move"),
+        serde_json::json!({ "fixture": fixture, "date": sunday, "agreed": agreed }),
+    );
+    assert_eq!(code, 422, "{body}");
+    assert!(
+        body["messages"].to_string().contains("hosting date"),
+        "{body}"
+    );
+    // Within the rule: published as version 2, the diff says moved, calendars raise SEQUENCE.
+    let (code, moved) = s.post_json(
+        &format!("/api/publications/{public}/move"),
+        serde_json::json!({ "fixture": fixture, "date": to, "agreed": agreed }),
+    );
+    assert_eq!(code, 201, "{moved}");
+    assert_eq!(moved["number"], 2);
+    assert_eq!(moved["window"], "within");
+    let second = moved["id"].as_str().unwrap();
+    let (_, new_csv) = s.call("GET", &format!("/p/{second}/fixtures.csv"), None, None);
+    assert!(
+        new_csv
+            .lines()
+            .any(|l| l.starts_with(&to) && l.contains(&format!(",{},{},", row[2], row[3]))),
+        "{new_csv}"
+    );
+    let (_, diff) = s.call("GET", &format!("/p/{second}/changes.csv"), None, None);
+    assert!(diff.contains("moved"), "{diff}");
+    let (_, ics) = s.call(
+        "GET",
+        &format!(
+            "/p/{second}/ics/{}.ics",
+            fixtures::report::site::slug(row[2])
+        ),
+        None,
+        None,
+    );
+    assert!(ics.contains("SEQUENCE:1"), "{ics}");
+    // The first version is kept as it was.
+    assert_eq!(
+        s.call("GET", &format!("/p/{public}/fixtures.csv"), None, None)
+            .1,
+        csv
+    );
+    // A committee member reads the dates but cannot move; a stranger sees nothing.
+    let league = job["league_id"].as_str().unwrap();
+    let (_, inv) = s.post_json(
+        &format!("/api/leagues/{league}/invitations"),
+        serde_json::json!({}),
+    );
+    let member = db.user("member");
+    let token = inv["token"].as_str().unwrap();
+    s.call(
+        "POST",
+        &format!("/api/invitations/{token}"),
+        Some(&member),
+        Some(("application/json", "{}")),
+    );
+    let path = format!("/api/publications/{second}/moves?fixture={}", q(&fixture));
+    assert_eq!(s.call("GET", &path, Some(&member), None).0, 200);
+    let body = serde_json::json!({ "fixture": fixture, "date": to }).to_string();
+    assert_eq!(
+        s.call(
+            "POST",
+            &format!("/api/publications/{second}/move"),
+            Some(&member),
+            Some(("application/json", &body))
+        )
+        .0,
+        404
+    );
+    let stranger = db.user("stranger");
+    assert_eq!(s.call("GET", &path, Some(&stranger), None).0, 404);
+}

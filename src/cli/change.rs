@@ -2,7 +2,6 @@
 //! league's rules, and the new list with the fixture fixed on its new date.
 
 use super::{load, not_over_inputs, readable_list, CliError};
-use fixtures::model::{Fixed, Rerun};
 use fixtures::pipeline;
 use fixtures::season::changes::{self, Window};
 use std::path::PathBuf;
@@ -55,21 +54,9 @@ pub fn run(a: Args) -> Result<(), CliError> {
     let name = |t: usize| league.teams[t].name.as_str();
     let mut window = changes::classify(rules, m.date, to, agreed);
     // The new date must keep every rule of the league, the fixture fixed there.
-    let mut moved = list.clone();
-    moved.matches[index].date = to;
-    let moved = fixtures::model::FixtureList::new(moved.matches, &league).with_extra(moved.extra);
-    let mut fixed = league.clone();
-    fixed
-        .fixed
-        .retain(|f| !(f.home == m.home && f.away == m.away));
-    fixed.fixed.push(Fixed {
-        home: m.home,
-        away: m.away,
-        date: to,
-    });
-    let checked = match pipeline::verify(&fixed, moved, &Rerun::default()) {
-        Ok(c) => Some(c),
-        Err(pipeline::Failure::Rejected { violations }) => {
+    let checked = match changes::move_fixture(&league, &list, index, to) {
+        Ok(moved) => Some(moved.checked),
+        Err(violations) => {
             if !matches!(window, Window::Invalid(_)) {
                 window = Window::Invalid(format!(
                     "on {to} it breaks the league's rules: {}",
@@ -78,7 +65,6 @@ pub fn run(a: Args) -> Result<(), CliError> {
             }
             None
         }
-        Err(f) => return Err(CliError::failure("error: ", &f)),
     };
     println!(
         "{} v {}: {} to {}, agreed {agreed}: {}",

@@ -4,7 +4,8 @@
 //! at least `notice_days` (28) before its original date; anything else only "under exceptional
 //! circumstances". Both clubs notify the secretary within `notify_days` (7) of agreeing.
 
-use crate::model::Changes;
+use crate::model::{Changes, Fixed, FixtureList, League, Rerun};
+use crate::pipeline::{self, Checked, Failure};
 use chrono::{Days, NaiveDate};
 
 /// What rule 2.6 says of a change, before the new date is checked against the league's rules.
@@ -87,4 +88,88 @@ pub fn classify(ch: &Changes, original: NaiveDate, to: NaiveDate, agreed: NaiveD
 /// The last day both clubs may notify the secretary of a change agreed on `agreed`.
 pub fn notify_by(ch: &Changes, agreed: NaiveDate) -> NaiveDate {
     agreed + Days::new(ch.notify_days as u64)
+}
+
+/// A fixture moved: the league with the fixture `[[fixed]]` on its new date, and the new list
+/// as the independent checker accepted it.
+#[derive(Debug, Clone)]
+pub struct Moved {
+    /// The league with the fixture fixed on its new date.
+    pub league: League,
+    /// The new list, checked.
+    pub checked: Checked,
+}
+
+/// Moves match `index` of `list` to `to`, keeping every other fixture: the league gains a
+/// `[[fixed]]` entry for it (replacing one it had), and the list is verified against that
+/// league. `Err` with the checker's violations (which rule, which team) when the date breaks
+/// a rule of the league.
+pub fn move_fixture(
+    league: &League,
+    list: &FixtureList,
+    index: usize,
+    to: NaiveDate,
+) -> Result<Moved, Vec<String>> {
+    let Some(m) = list.matches.get(index).copied() else {
+        return Err(vec!["no such fixture in the list".into()]);
+    };
+    let mut moved = list.matches.clone();
+    moved[index].date = to;
+    let moved = FixtureList::new(moved, league).with_extra(list.extra.clone());
+    let mut fixed = league.clone();
+    fixed.fixed.retain(|f| {
+        !((f.home, f.away) == (m.home, m.away) || (f.home, f.away) == (m.away, m.home))
+    });
+    fixed.fixed.push(Fixed {
+        home: m.home,
+        away: m.away,
+        date: to,
+    });
+    match pipeline::verify(&fixed, moved, &Rerun::default()) {
+        Ok(checked) => Ok(Moved {
+            league: fixed,
+            checked,
+        }),
+        Err(Failure::Rejected { violations }) => Err(violations),
+        Err(f) => Err(f.lines()),
+    }
+}
+
+/// The league file's text with the fixture `home v away` `[[fixed]]` on `date` (any earlier
+/// `[[fixed]]` entry for the pair removed), comments and layout kept.
+pub fn fixed_toml(text: &str, home: &str, away: &str, date: NaiveDate) -> Result<String, String> {
+    use toml_edit::{value, ArrayOfTables, DocumentMut, Item, Table};
+    let mut doc: DocumentMut = text
+        .parse()
+        .map_err(|e: toml_edit::TomlError| e.to_string())?;
+    let same = |t: &Table| {
+        let (h, a) = (
+            t.get("home").and_then(|v| v.as_str()).unwrap_or(""),
+            t.get("away").and_then(|v| v.as_str()).unwrap_or(""),
+        );
+        (h, a) == (home, away) || (h, a) == (away, home)
+    };
+    let mut entry = Table::new();
+    entry["home"] = value(home);
+    entry["away"] = value(away);
+    entry["date"] = value(
+        date.to_string()
+            .parse::<toml_edit::Datetime>()
+            .map_err(|e| e.to_string())?,
+    );
+    match doc
+        .get_mut("fixed")
+        .and_then(|f| f.as_array_of_tables_mut())
+    {
+        Some(list) => {
+            list.retain(|t| !same(t));
+            list.push(entry);
+        }
+        None => {
+            let mut list = ArrayOfTables::new();
+            list.push(entry);
+            doc["fixed"] = Item::ArrayOfTables(list);
+        }
+    }
+    Ok(doc.to_string())
 }

@@ -691,7 +691,7 @@ pub(crate) async fn publish(
             "no such list (has the job finished?)",
         );
     };
-    match app.store.publish(&job.league, &job.version, &job.id, &csv, diff.as_deref()).await {
+    match app.store.publish(&job.league, &job.version, Some(&job.id), &csv, diff.as_deref()).await {
         Ok(p) => (
             StatusCode::CREATED,
             Json(serde_json::json!({ "id": p.id, "number": p.number, "url": format!("/p/{}/", p.id) })),
@@ -864,4 +864,197 @@ pub(crate) async fn check_list(Json(req): Json<CheckRequest>) -> Response {
         "quality": r.quality.to_string(),
     }))
     .into_response()
+}
+
+/// A publication, its league file and list, for a caller who may read it (`write`: change it,
+/// the owner only); else 404, as for one that does not exist.
+async fn published(
+    app: &Shared,
+    headers: &HeaderMap,
+    id: &str,
+    write: bool,
+) -> Result<
+    (
+        crate::store::Publication,
+        String,
+        model::League,
+        model::FixtureList,
+    ),
+    Response,
+> {
+    if !is_id(id) {
+        return Err(not_found());
+    }
+    let p = app
+        .store
+        .publication(id)
+        .await
+        .map_err(internal)?
+        .ok_or_else(not_found)?;
+    league_caller(app, headers, &p.league, write).await?;
+    let v = app
+        .store
+        .version(&p.version)
+        .await
+        .map_err(internal)?
+        .ok_or_else(not_found)?;
+    let league = model::parse_league(&v.toml, "league.toml")
+        .map_err(|e| error(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()))?;
+    let list = check::parse_fixtures(&league, p.csv.as_bytes(), "fixtures.csv")
+        .map_err(|e| error(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()))?
+        .to_neutral(&league);
+    Ok((p, v.toml, league, list))
+}
+
+fn day(text: Option<&str>, what: &str) -> Result<chrono::NaiveDate, Response> {
+    match text {
+        None => Ok(chrono::Local::now().date_naive()),
+        Some(t) => model::parse_iso_date(t.trim()).ok_or_else(|| {
+            error(
+                StatusCode::BAD_REQUEST,
+                &format!("{what} is not a date (YYYY-MM-DD)"),
+            )
+        }),
+    }
+}
+
+/// `?fixture=HOME v AWAY[&agreed=DATE]`
+#[derive(Deserialize)]
+pub(crate) struct MovesQuery {
+    fixture: String,
+    agreed: Option<String>,
+}
+
+/// `GET /api/publications/{id}/moves`: every date a published fixture could move to without
+/// breaking a rule, best first, with what each costs and what rule 2.6 says of an agreement
+/// concluded on `agreed` (default today).
+pub(crate) async fn moves(
+    State(app): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(q): Query<MovesQuery>,
+) -> Response {
+    let (_, _, league, list) = match published(&app, &headers, &id, false).await {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let agreed = match day(q.agreed.as_deref(), "agreed") {
+        Ok(d) => d,
+        Err(r) => return r,
+    };
+    let index = match crate::suggest::find_fixture(&league, &list, &q.fixture) {
+        Ok(i) => i,
+        Err(e) => return error(StatusCode::BAD_REQUEST, &e.to_string()),
+    };
+    let m = list.matches[index];
+    let found = crate::suggest::suggest(&league, &list, index, league.start);
+    let moves: Vec<serde_json::Value> = found
+        .iter()
+        .map(|s| {
+            let window = league
+                .changes
+                .as_ref()
+                .map(|ch| crate::season::changes::classify(ch, m.date, s.date, agreed));
+            serde_json::json!({
+                "date": s.date, "change": s.change, "costs": s.costs,
+                "window": window.as_ref().map(|w| w.key()), "reason": window.as_ref().map(|w| w.reason().to_string()),
+            })
+        })
+        .collect();
+    Json(serde_json::json!({
+        "fixture": format!("{} v {}", league.teams[m.home].name, league.teams[m.away].name),
+        "date": m.date, "moves": moves,
+    }))
+    .into_response()
+}
+
+/// A move of a published fixture.
+#[derive(Deserialize)]
+pub(crate) struct MoveRequest {
+    fixture: String,
+    date: String,
+    agreed: Option<String>,
+    #[serde(default)]
+    exceptional: bool,
+}
+
+/// `POST /api/publications/{id}/move` (owner): the fixture fixed on its new date, published as
+/// the league's next version with its diff; rule 2.6 decides first (422 invalid, 409
+/// exceptional unless `exceptional`), then the independent checker.
+pub(crate) async fn move_published(
+    State(app): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Json(req): Json<MoveRequest>,
+) -> Response {
+    let (p, toml, league, list) = match published(&app, &headers, &id, true).await {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let (to, agreed) = match (
+        day(Some(&req.date), "date"),
+        day(req.agreed.as_deref(), "agreed"),
+    ) {
+        (Ok(t), Ok(a)) => (t, a),
+        (Err(r), _) | (_, Err(r)) => return r,
+    };
+    let index = match crate::suggest::find_fixture(&league, &list, &req.fixture) {
+        Ok(i) => i,
+        Err(e) => return error(StatusCode::BAD_REQUEST, &e.to_string()),
+    };
+    let m = list.matches[index];
+    use crate::season::changes::{self, Window};
+    let window = league
+        .changes
+        .as_ref()
+        .map(|ch| changes::classify(ch, m.date, to, agreed));
+    match &window {
+        Some(Window::Invalid(why)) => return error(StatusCode::UNPROCESSABLE_ENTITY, why),
+        Some(Window::Exceptional(why)) if !req.exceptional => {
+            return error(StatusCode::CONFLICT, &format!("{why}: only under exceptional circumstances (send \"exceptional\": true when the committee allows it)"))
+        }
+        _ => {}
+    }
+    let moved = match changes::move_fixture(&league, &list, index, to) {
+        Ok(m) => m,
+        Err(v) => {
+            return (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Json(serde_json::json!({ "error": format!("on {to} it breaks the league's rules"), "messages": v })),
+            )
+                .into_response()
+        }
+    };
+    let (home, away) = (&league.teams[m.home].name, &league.teams[m.away].name);
+    let new_toml = match changes::fixed_toml(&toml, home, away, to) {
+        Ok(t) => t,
+        Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, &e),
+    };
+    let diff = crate::reschedule::diff_csv(
+        &moved.league,
+        &crate::reschedule::diff(&moved.league, &list, moved.checked.list()),
+    );
+    let version = match app
+        .store
+        .add_version(&p.league, &league.name, &new_toml)
+        .await
+    {
+        Ok(v) => v,
+        Err(e) => return internal(e),
+    };
+    match app
+        .store
+        .publish(&p.league, &version, None, moved.checked.csv(), Some(&diff))
+        .await
+    {
+        Ok(n) => (
+            StatusCode::CREATED,
+            Json(
+                serde_json::json!({ "id": n.id, "number": n.number, "url": format!("/p/{}/", n.id),
+                                     "window": window.as_ref().map(|w| w.key()) }),
+            ),
+        )
+            .into_response(),
+        Err(e) => internal(e),
+    }
 }

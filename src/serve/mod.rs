@@ -221,6 +221,8 @@ fn router(app: Shared) -> Router {
         .route("/p/{id}/{file}", get(api::public_file))
         .route("/api/check", post(api::check_list))
         .route("/api/import", post(api::import_entries))
+        .route("/api/publications/{id}/moves", get(api::moves))
+        .route("/api/publications/{id}/move", post(api::move_published))
         .route("/api/template.xlsx", get(api::template_xlsx))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(app)

@@ -863,7 +863,7 @@ impl Store {
         &self,
         league: &str,
         version: &str,
-        job: &str,
+        job: Option<&str>,
         csv: &str,
         diff: Option<&str>,
     ) -> Result<Publication> {
