@@ -107,6 +107,7 @@ button { font-size: 1em; padding: 0.4em 1.2em; }
 .row { display: flex; gap: 1em; align-items: center; margin: 0.6em 0; flex-wrap: wrap; }
 #errors { color: #b71c1c; white-space: pre-wrap; font-family: ui-monospace, monospace; font-size: 0.85em; }
 progress { width: 24em; height: 1.2em; }
+#moves td, #moves th { padding: 0.2em 0.6em; text-align: left; border-bottom: 1px solid #ddd; font-size: 0.9em; }
 #figures td, #figures th { padding: 0.2em 0.8em; text-align: left; border-bottom: 1px solid #ddd; }
 iframe { width: 100%; height: 70vh; border: 1px solid #ccc; margin-top: 1em; }
 .muted { color: #666; }
@@ -152,6 +153,24 @@ a published report with division grids and team calendars, and phone calendars a
 </div>
 <table id="figures" hidden></table>
 <div class="row" id="links" hidden></div>
+<fieldset id="publishing" hidden>
+  <legend>Publish and the season's changes</legend>
+  <div class="row">
+    <button id="publish" type="button">Publish this list</button>
+    <span id="published" class="muted"></span>
+  </div>
+  <div id="movePanel" hidden>
+    <div class="row">
+      <label for="moveFixture">Fixture to move</label>
+      <select id="moveFixture"></select>
+      <label for="agreed">Agreed on</label>
+      <input type="date" id="agreed">
+      <button id="showMoves" type="button">Show dates</button>
+    </div>
+    <table id="moves"></table>
+    <div id="moved" class="muted"></div>
+  </div>
+</fieldset>
 <iframe id="report" title="report" hidden></iframe>
 <script>
 const $ = (id) => document.getElementById(id);
@@ -214,6 +233,46 @@ function finished(id, s) {
   $("links").hidden = false;
   $("report").src = `/api/jobs/${id}/report/`;
   $("report").hidden = false;
+  $("publishing").hidden = false;
+  $("publish").onclick = () => publish(id);
+}
+let publication = null;
+async function publish(job) {
+  const r = await fetch(`/api/jobs/${job}/publish`, { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: "{}" });
+  const body = await r.json();
+  if (!r.ok) { $("errors").textContent = body.error; return; }
+  showPublication(body);
+}
+async function showPublication(p) {
+  publication = p.id;
+  $("published").innerHTML = `Version ${p.number} published: <a href="${p.url}" target="_blank">${location.origin}${p.url}</a>
+    · <a href="${p.url}lms.csv" download="lms.csv">LMS import file</a>`;
+  const csv = await (await fetch(`${p.url}fixtures.csv`)).text();
+  const rows = csv.trim().split("\n").slice(1).map((l) => l.split(","));
+  $("moveFixture").innerHTML = rows.map((f) => `<option value="${f[2]} v ${f[3]}">${f[0]} ${f[2]} v ${f[3]}</option>`).join("");
+  $("movePanel").hidden = false;
+  $("moves").innerHTML = "";
+}
+$("showMoves").addEventListener("click", async () => {
+  const fixture = $("moveFixture").value;
+  let url = `/api/publications/${publication}/moves?fixture=${encodeURIComponent(fixture)}`;
+  if ($("agreed").value) url += `&agreed=${$("agreed").value}`;
+  const r = await fetch(url);
+  const body = await r.json();
+  if (!r.ok) { $("errors").textContent = body.error; return; }
+  $("moves").innerHTML = `<tr><th>Date</th><th>Change</th><th>What it costs</th><th>Rule 2.6</th><th></th></tr>` +
+    body.moves.map((m, i) => `<tr><td>${m.date}</td><td>${m.change.toFixed(2)}</td><td>${m.costs.join("; ") || "no change for either team"}</td>
+      <td>${m.window || "-"}</td><td><button type="button" data-date="${m.date}" class="moveHere">Move here</button></td></tr>`).join("");
+  for (const b of document.querySelectorAll(".moveHere")) b.onclick = () => move(fixture, b.dataset.date);
+});
+async function move(fixture, date) {
+  const req = { fixture, date };
+  if ($("agreed").value) req.agreed = $("agreed").value;
+  const r = await fetch(`/api/publications/${publication}/move`, { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(req) });
+  const body = await r.json();
+  if (!r.ok) { $("errors").textContent = [body.error].concat(body.messages || []).join("\n"); return; }
+  $("moved").innerHTML = `${fixture} moved to ${date}: <a href="${body.url}changes.csv" download="changes.csv">what changed</a>`;
+  showPublication(body);
 }
 </script>
 </body>
