@@ -798,3 +798,51 @@ fn a_published_fixture_moves_to_a_suggested_date() {
     let stranger = db.user("stranger");
     assert_eq!(s.call("GET", &path, Some(&stranger), None).0, 404);
 }
+
+/// A postponement through the service: a rerun of a publication with a new date a team cannot
+/// play moves the fixture off it (and only what must move); an unknown team is refused.
+#[test]
+fn a_postponement_rerun_moves_the_fixture_off_the_date() {
+    let db = Db::new(BACKENDS[0]);
+    let s = Server::start(&db, &["--workers", "1"]);
+    let (_, job) = s.post_json(
+        "/api/jobs",
+        serde_json::json!({ "league": MID_DOWNS, "time_limit": 3 }),
+    );
+    let id = job["id"].as_str().unwrap().to_string();
+    assert_eq!(s.wait(&id, Duration::from_secs(60))["state"], "done");
+    let (_, p) = s.post_json(&format!("/api/jobs/{id}/publish"), serde_json::json!({}));
+    let public = p["id"].as_str().unwrap().to_string();
+    let (_, csv) = s.call("GET", &format!("/p/{public}/fixtures.csv"), None, None);
+    let row: Vec<&str> = csv
+        .lines()
+        .find(|l| l.starts_with("2027-02"))
+        .unwrap()
+        .split(',')
+        .collect();
+    let (code, rerun) = s.post_json(
+        "/api/jobs",
+        serde_json::json!({ "league_id": job["league_id"], "time_limit": 5, "rerun_of": public,
+                             "from": row[0], "unavailable": [format!("{}={}", row[2], row[0])] }),
+    );
+    assert_eq!(code, 202, "{rerun}");
+    let rid = rerun["id"].as_str().unwrap().to_string();
+    let st = s.wait(&rid, Duration::from_secs(60));
+    assert_eq!(st["state"], "done", "{st}");
+    let (_, diff) = s.get(&format!("/api/jobs/{rid}/files/fixtures.diff.csv"));
+    let moved: Vec<&str> = diff.lines().filter(|l| l.starts_with("moved,")).collect();
+    assert!(
+        moved
+            .iter()
+            .any(|l| l.contains(&format!("{},{},{}", row[0], row[2], row[3]))),
+        "{diff}"
+    );
+    let (_, bad) = s.post_json(
+        "/api/jobs",
+        serde_json::json!({ "league_id": job["league_id"], "time_limit": 5, "rerun_of": public,
+                             "from": row[0], "unavailable": ["Nobody=2027-02-01"] }),
+    );
+    let st = s.wait(bad["id"].as_str().unwrap(), Duration::from_secs(60));
+    assert_eq!(st["state"], "failed", "{st}");
+    assert!(st["messages"].to_string().contains("Nobody"), "{st}");
+}

@@ -906,15 +906,12 @@ async fn published(
     Ok((p, v.toml, league, list))
 }
 
-fn day(text: Option<&str>, what: &str) -> Result<chrono::NaiveDate, Response> {
+/// A date of a request (today when absent), or the message saying which is not a date.
+fn day(text: Option<&str>, what: &str) -> Result<chrono::NaiveDate, String> {
     match text {
         None => Ok(chrono::Local::now().date_naive()),
-        Some(t) => model::parse_iso_date(t.trim()).ok_or_else(|| {
-            error(
-                StatusCode::BAD_REQUEST,
-                &format!("{what} is not a date (YYYY-MM-DD)"),
-            )
-        }),
+        Some(t) => model::parse_iso_date(t.trim())
+            .ok_or_else(|| format!("{what} is not a date (YYYY-MM-DD)")),
     }
 }
 
@@ -940,7 +937,7 @@ pub(crate) async fn moves(
     };
     let agreed = match day(q.agreed.as_deref(), "agreed") {
         Ok(d) => d,
-        Err(r) => return r,
+        Err(e) => return error(StatusCode::BAD_REQUEST, &e),
     };
     let index = match crate::suggest::find_fixture(&league, &list, &q.fixture) {
         Ok(i) => i,
@@ -996,7 +993,7 @@ pub(crate) async fn move_published(
         day(req.agreed.as_deref(), "agreed"),
     ) {
         (Ok(t), Ok(a)) => (t, a),
-        (Err(r), _) | (_, Err(r)) => return r,
+        (Err(e), _) | (_, Err(e)) => return error(StatusCode::BAD_REQUEST, &e),
     };
     let index = match crate::suggest::find_fixture(&league, &list, &req.fixture) {
         Ok(i) => i,

@@ -107,7 +107,7 @@ button { font-size: 1em; padding: 0.4em 1.2em; }
 .row { display: flex; gap: 1em; align-items: center; margin: 0.6em 0; flex-wrap: wrap; }
 #errors { color: #b71c1c; white-space: pre-wrap; font-family: ui-monospace, monospace; font-size: 0.85em; }
 progress { width: 24em; height: 1.2em; }
-#moves td, #moves th { padding: 0.2em 0.6em; text-align: left; border-bottom: 1px solid #ddd; font-size: 0.9em; }
+#diff td, #diff th, #moves td, #moves th { padding: 0.2em 0.6em; text-align: left; border-bottom: 1px solid #ddd; font-size: 0.9em; }
 #figures td, #figures th { padding: 0.2em 0.8em; text-align: left; border-bottom: 1px solid #ddd; }
 iframe { width: 100%; height: 70vh; border: 1px solid #ccc; margin-top: 1em; }
 .muted { color: #666; }
@@ -169,6 +169,17 @@ a published report with division grids and team calendars, and phone calendars a
     </div>
     <table id="moves"></table>
     <div id="moved" class="muted"></div>
+    <div class="row">
+      <label for="changeTeam">Team</label>
+      <select id="changeTeam"></select>
+      <label for="changeKind">Change</label>
+      <select id="changeKind"><option value="postpone">cannot play on (postpone)</option><option value="withdraw">withdraws from</option></select>
+      <label for="changeDate">Date</label>
+      <input type="date" id="changeDate">
+      <button id="preview" type="button">Preview the rerun</button>
+    </div>
+    <table id="diff"></table>
+    <button id="confirm" type="button" hidden>Confirm and publish</button>
   </div>
 </fieldset>
 <iframe id="report" title="report" hidden></iframe>
@@ -202,6 +213,7 @@ $("solve").addEventListener("click", async () => {
   const body = await r.json();
   if (r.status === 429) { $("errors").textContent = "The service is busy: " + body.error + " (retry in " + (r.headers.get("Retry-After") || "a few") + " s)"; return; }
   if (!r.ok) { $("errors").textContent = (body.messages || [body.error]).join("\n"); return; }
+  leagueId = body.league_id;
   watch(body.id, limit);
 });
 function watch(id, limit) {
@@ -237,6 +249,7 @@ function finished(id, s) {
   $("publish").onclick = () => publish(id);
 }
 let publication = null;
+let leagueId = null;
 async function publish(job) {
   const r = await fetch(`/api/jobs/${job}/publish`, { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: "{}" });
   const body = await r.json();
@@ -250,6 +263,8 @@ async function showPublication(p) {
   const csv = await (await fetch(`${p.url}fixtures.csv`)).text();
   const rows = csv.trim().split("\n").slice(1).map((l) => l.split(","));
   $("moveFixture").innerHTML = rows.map((f) => `<option value="${f[2]} v ${f[3]}">${f[0]} ${f[2]} v ${f[3]}</option>`).join("");
+  const teams = [...new Set(rows.flatMap((f) => [f[2], f[3]]))].sort();
+  $("changeTeam").innerHTML = teams.map((t) => `<option>${t}</option>`).join("");
   $("movePanel").hidden = false;
   $("moves").innerHTML = "";
 }
@@ -264,6 +279,35 @@ $("showMoves").addEventListener("click", async () => {
     body.moves.map((m, i) => `<tr><td>${m.date}</td><td>${m.change.toFixed(2)}</td><td>${m.costs.join("; ") || "no change for either team"}</td>
       <td>${m.window || "-"}</td><td><button type="button" data-date="${m.date}" class="moveHere">Move here</button></td></tr>`).join("");
   for (const b of document.querySelectorAll(".moveHere")) b.onclick = () => move(fixture, b.dataset.date);
+});
+$("preview").addEventListener("click", async () => {
+  $("errors").textContent = ""; $("diff").innerHTML = ""; $("confirm").hidden = true;
+  const team = $("changeTeam").value, date = $("changeDate").value;
+  if (!date) { $("errors").textContent = "Give the date."; return; }
+  // A postponement frees the date from the day itself; a withdrawal scratches from the date on.
+  const spec = { league_id: leagueId, rerun_of: publication, from: date, time_limit: 10 };
+  if ($("changeKind").value === "withdraw") spec.withdraw = [team]; else spec.unavailable = [`${team}=${date}`];
+  const r = await fetch("/api/jobs", { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(spec) });
+  const job = await r.json();
+  if (!r.ok) { $("errors").textContent = (job.messages || [job.error]).join("\n"); return; }
+  let s;
+  do { await new Promise((ok) => setTimeout(ok, 500)); s = await (await fetch(`/api/jobs/${job.id}`)).json(); }
+  while (["queued", "running"].includes(s.state));
+  if (s.state !== "done") { $("errors").textContent = (s.messages || [s.state]).join("\n"); return; }
+  const diff = await (await fetch(`/api/jobs/${job.id}/files/fixtures.diff.csv`)).text();
+  const lines = diff.trim().split("\n").map((l) => l.split(","));
+  const changed = lines.slice(1).filter((l) => l[0] !== "unchanged");
+  $("diff").innerHTML = `<tr>${lines[0].map((h) => `<th>${h}</th>`).join("")}</tr>` +
+    changed.map((l) => `<tr>${l.map((c) => `<td>${c}</td>`).join("")}</tr>`).join("") +
+    `<tr><td colspan="${lines[0].length}">${lines.length - 1 - changed.length} fixtures unchanged</td></tr>`;
+  $("confirm").hidden = false;
+  $("confirm").onclick = async () => {
+    const p = await fetch(`/api/jobs/${job.id}/publish`, { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: "{}" });
+    const body = await p.json();
+    if (!p.ok) { $("errors").textContent = body.error; return; }
+    $("confirm").hidden = true;
+    showPublication(body);
+  };
 });
 async function move(fixture, date) {
   const req = { fixture, date };
@@ -305,6 +349,7 @@ pub const OPENAPI: &str = r##"{
         "alternatives": { "type": "integer", "minimum": 1, "maximum": 5 },
         "current": { "type": "string", "description": "reschedule: the fixture list in force (CSV)" },
         "rerun_of": { "type": "string", "description": "reschedule: a publication of the league, whose list is the current one" },
+        "unavailable": { "type": "array", "items": { "type": "string" }, "description": "reschedule: a postponement, as TEAM=YYYY-MM-DD dates teams cannot play" },
         "from": { "type": "string", "format": "date", "description": "reschedule: the first date that may change" },
         "withdraw": { "type": "array", "items": { "type": "string" } } } },
       "Error": { "type": "object", "properties": { "error": { "type": "string" }, "messages": { "type": "array", "items": { "type": "string" } } } }
@@ -340,6 +385,8 @@ pub const OPENAPI: &str = r##"{
     "/api/leagues/{id}/invitations": { "parameters": [ { "$ref": "#/components/parameters/id" } ], "post": { "summary": "A committee invitation link (owner)", "responses": { "201": { "description": "{token, link}" } } } },
     "/api/invitations/{token}": { "parameters": [ { "name": "token", "in": "path", "required": true, "schema": { "type": "string" } } ], "post": { "summary": "Join the invitation's league as a committee member (read and compare drafts)", "responses": { "200": { "description": "{league}" }, "404": { "description": "No such invitation" } } } },
     "/p/{id}/": { "parameters": [ { "$ref": "#/components/parameters/id" } ], "get": { "summary": "A published list's report, public (pages beside it, calendars under ics/, fixtures.csv, changes.csv)", "security": [], "responses": { "200": { "description": "HTML" }, "404": { "description": "No such publication" } } } },
+    "/api/publications/{id}/moves": { "parameters": [ { "$ref": "#/components/parameters/id" } ], "get": { "summary": "Every date the published fixture ?fixture=HOME v AWAY could move to, best first, with its costs in words and rule 2.6's verdict for an agreement on ?agreed=DATE (owner or committee)", "responses": { "200": { "description": "{fixture, date, moves}" }, "404": { "description": "No such publication, or not yours" } } } },
+    "/api/publications/{id}/move": { "parameters": [ { "$ref": "#/components/parameters/id" } ], "post": { "summary": "Move {fixture, date, agreed?, exceptional?}: published as the league's next version with the fixture [[fixed]] (owner, CSRF)", "responses": { "201": { "description": "{id, number, url, window}" }, "409": { "description": "Outside rule 2.6's windows: only with exceptional" }, "422": { "description": "Invalid under rule 2.6, or the date breaks a rule of the league (messages)" }, "404": { "description": "No such publication, or not yours" } } } },
     "/api/import": { "post": { "summary": "The league file {league} with the team-entry workbook {name, data (base64)}: its teams, clubs and venues (logged in, CSRF)", "responses": { "200": { "description": "{league}: the new league file" }, "422": { "description": "{messages, cells}: every bad cell by sheet, row and column; nothing changed" } } } },
     "/api/template.xlsx": { "get": { "summary": "The empty team-entry workbook (Teams, Clubs, Venues)", "security": [], "responses": { "200": { "description": "XLSX" } } } },
     "/api/check": { "post": { "summary": "Check a fixture list against a league file (stores nothing)", "security": [],

@@ -36,6 +36,9 @@ pub struct JobSpec {
     /// result is published).
     #[serde(default)]
     pub rerun_of: Option<String>,
+    /// Rescheduling: a postponement, as new dates teams cannot play ("TEAM=YYYY-MM-DD").
+    #[serde(default)]
+    pub unavailable: Vec<String>,
 }
 
 /// A worker's settings.
@@ -257,11 +260,31 @@ fn rerun(
     if let Some(v) = list.unreadable.first() {
         return Err(bad(format!("current.csv: {v}")));
     }
-    let gone: Vec<usize> = spec
-        .withdraw
-        .iter()
-        .filter_map(|t| league.team_by_name(t))
-        .collect();
+    let mut gone = Vec::new();
+    for t in &spec.withdraw {
+        gone.push(
+            league
+                .team_by_name(t)
+                .ok_or_else(|| bad(format!("withdraw: no team \"{t}\" in the league")))?,
+        );
+    }
+    // A postponement: the team cannot play on the date; the rerun moves what must move.
+    let mut league = league.clone();
+    for item in &spec.unavailable {
+        let parsed = item.rsplit_once('=').and_then(|(t, d)| {
+            Some((
+                league.team_by_name(t.trim())?,
+                model::parse_iso_date(d.trim())?,
+            ))
+        });
+        let (t, d) = parsed.ok_or_else(|| {
+            bad(format!(
+                "unavailable: \"{item}\" is not TEAM=YYYY-MM-DD with a team of the league"
+            ))
+        })?;
+        league.teams[t].unavailable.insert(d);
+    }
+    let league = &league;
     let r = pipeline::rerun(league, &list.to_neutral(league), from, &gone, opts)?;
     let moves = r.count(crate::reschedule::Status::Moved);
     files.push(("fixtures.diff.csv".into(), r.diff_csv.clone()));
