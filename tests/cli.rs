@@ -300,8 +300,13 @@ fn compare_and_report_run_on_any_fixture_list() {
     let o = d.run(&["report", "league.toml", "a.csv", "-o", "site"]);
     assert_eq!(code(&o), 0, "{}", text(&o.stderr));
     assert!(d.path("site/index.html").exists());
-    let ics = std::fs::read_dir(d.path("site/ics")).unwrap().count();
-    assert_eq!(ics, 7, "one calendar per team");
+    let names: Vec<String> = std::fs::read_dir(d.path("site/ics"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let teams = names.iter().filter(|n| !n.starts_with("club-") && !n.starts_with("division-"));
+    assert_eq!(teams.count(), 7, "one calendar per team, besides clubs' and divisions': {names:?}");
+    assert!(names.iter().any(|n| n.starts_with("club-")) && names.iter().any(|n| n.starts_with("division-")));
     let o = d.run(&["report", "league.toml", "a.csv", "-o", "b.csv"]);
     assert_eq!(code(&o), 1, "-o must not be a file");
 }

@@ -3,17 +3,17 @@
 //! replayed independently, offered dates checked by `fixtures check`), the all-play-all of three,
 //! zones, play-offs (rule 12), replays (6.2.2) and rule 2.6's change windows (12 requests).
 
+mod common;
+
 use chrono::NaiveDate;
+use common::Dir;
 use fixtures::check;
 use fixtures::model::{parse_league, Extra, ExtraKind, FixtureList, League, TeamId};
 use fixtures::season::{changes, cup, playoff};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::process::{Command, Output};
 
 const SUSSEX: &str = include_str!("../instances/sussex-2026-7.toml");
 const SUSSEX_LIST: &str = include_str!("../instances/sussex-2026-7-fixtures.csv");
-const BIN: &str = env!("CARGO_BIN_EXE_fixtures");
 
 fn sussex() -> (League, FixtureList) {
     let league = parse_league(SUSSEX, "sussex-2026-7.toml").expect("the instance loads");
@@ -359,25 +359,9 @@ fn a_replay_after_a_default_is_offered_on_dates_the_team_defaulted_against_can_p
     }
 }
 
-struct Dir(tempfile::TempDir);
-
-impl Dir {
-    fn new() -> Self {
-        let d = Dir(tempfile::tempdir().unwrap());
-        std::fs::write(d.path("league.toml"), SUSSEX).unwrap();
-        std::fs::write(d.path("list.csv"), SUSSEX_LIST).unwrap();
-        d
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.path().join(name)
-    }
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new(BIN)
-            .args(args)
-            .current_dir(self.0.path())
-            .output()
-            .unwrap()
-    }
+/// A folder with the Sussex league and its list.
+fn sussex_dir() -> Dir {
+    Dir::with(&[("league.toml", SUSSEX), ("list.csv", SUSSEX_LIST)])
 }
 
 /// A movable fixture: its text, its date, a date it can move to, a date breaking rule 2.
@@ -416,7 +400,7 @@ fn movable(
 #[test]
 fn change_classifies_twelve_requests_as_rule_2_6_reads() {
     let (league, list) = sussex();
-    let d = Dir::new();
+    let d = sussex_dir();
     let oct = movable(&league, &list, "2026-10-20");
     let nov = movable(&league, &list, "2026-11-16");
     let dec = movable(&league, &list, "2027-01-12");
@@ -509,7 +493,7 @@ fn change_classifies_twelve_requests_as_rule_2_6_reads() {
 
 #[test]
 fn cup_playoff_and_replay_commands_write_lists_check_accepts() {
-    let d = Dir::new();
+    let d = sussex_dir();
     let o = d.run(&[
         "cup",
         "league.toml",
@@ -611,7 +595,7 @@ fn cup_playoff_and_replay_commands_write_lists_check_accepts() {
 fn joint_teams_and_half_way_house_venues_host_where_the_league_file_says() {
     const RAPID: &str = include_str!("../instances/sussex-rapid-2026-7.toml");
     let league = parse_league(RAPID, "rapid.toml").unwrap();
-    let d = Dir::new();
+    let d = sussex_dir();
     std::fs::write(d.path("rapid.toml"), RAPID).unwrap();
     let o = d.run(&[
         "solve",

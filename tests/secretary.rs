@@ -3,35 +3,17 @@
 //! the ECF LMS import file; calendars with start times in the league's time zone, SEQUENCE raised
 //! when a fixture moves and cancelled events when one is scratched; printable club cards.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
+
+use common::Dir;
+use std::process::Output;
 
 const SUSSEX: &str = include_str!("../instances/sussex-2026-7.toml");
 const SUSSEX_LIST: &str = include_str!("../instances/sussex-2026-7-fixtures.csv");
-const BIN: &str = env!("CARGO_BIN_EXE_fixtures");
 
-struct Dir(tempfile::TempDir);
-
-impl Dir {
-    fn new() -> Self {
-        let d = Dir(tempfile::tempdir().unwrap());
-        std::fs::write(d.path("league.toml"), SUSSEX).unwrap();
-        std::fs::write(d.path("list.csv"), SUSSEX_LIST).unwrap();
-        d
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.path().join(name)
-    }
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new(BIN)
-            .args(args)
-            .current_dir(self.0.path())
-            .output()
-            .unwrap()
-    }
-    fn read(&self, name: &str) -> String {
-        std::fs::read_to_string(self.path(name)).unwrap()
-    }
+/// A folder with the Sussex league and its list.
+fn sussex_dir() -> Dir {
+    Dir::with(&[("league.toml", SUSSEX), ("list.csv", SUSSEX_LIST)])
 }
 
 fn out(o: &Output) -> String {
@@ -60,7 +42,7 @@ fn as_excel_saves_it(csv: &str) -> String {
 
 #[test]
 fn a_list_saved_again_by_a_uk_spreadsheet_reads_everywhere() {
-    let d = Dir::new();
+    let d = sussex_dir();
     // Names with commas are quoted: this list has none, so splitting on commas is safe.
     assert!(!SUSSEX_LIST.contains('"'));
     std::fs::write(d.path("excel.csv"), as_excel_saves_it(SUSSEX_LIST)).unwrap();
@@ -125,7 +107,7 @@ fn a_list_saved_again_by_a_uk_spreadsheet_reads_everywhere() {
 
 #[test]
 fn the_report_has_the_lms_file_club_cards_and_timed_calendars_that_follow_changes() {
-    let d = Dir::new();
+    let d = sussex_dir();
     // A second version: one fixture moved (as `change` would), one team withdrawn from January.
     let lines: Vec<&str> = SUSSEX_LIST.lines().collect();
     let moved_row: Vec<&str> = lines[10].split(',').collect();
@@ -273,9 +255,11 @@ fn the_entry_template_round_trips_every_instance() {
 
 #[test]
 fn import_names_a_bad_cell_by_sheet_row_and_column_and_writes_nothing() {
-    let d = Dir::new();
+    let d = sussex_dir();
     let o = d.run(&["template", "league.toml", "-o", "tpl"]);
     assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    let again = d.run(&["template", "league.toml", "-o", "tpl"]);
+    assert_eq!(again.status.code(), Some(1), "a filled-in sheet is never overwritten");
     // The shipped workbook is the template of the instance.
     let shipped = include_bytes!("../instances/sussex-2026-7-entries.xlsx");
     let sheets = fixtures::import::read_workbook(shipped, "entries.xlsx", "Teams").unwrap();

@@ -1,7 +1,7 @@
 //! `fixtures change`: a fixture moved by mutual agreement, judged by rule 2.6's windows and the
 //! league's rules, and the new list with the fixture fixed on its new date.
 
-use super::{load, not_over_inputs, readable_list, CliError};
+use super::{not_over_inputs, CliError};
 use fixtures::pipeline;
 use fixtures::season::changes::{self, Window};
 use std::path::PathBuf;
@@ -14,11 +14,8 @@ use std::path::PathBuf;
 /// exceptional with --exceptional), 2 exceptional, 1 invalid.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The league file (TOML) with its [changes] table.
-    league: PathBuf,
-    /// The fixture list in force (CSV).
-    #[arg(long)]
-    current: PathBuf,
+    #[command(flatten)]
+    at: super::Current,
     /// The fixture to move, "HOME v AWAY".
     #[arg(long)]
     fixture: String,
@@ -38,18 +35,17 @@ pub struct Args {
 
 /// Runs `change`.
 pub fn run(a: Args) -> Result<(), CliError> {
-    let league = load(&a.league)?;
-    let list = readable_list(&league, &a.current)?;
+    let (league, list) = a.at.load()?;
     let Some(rules) = &league.changes else {
         return Err(CliError::input(format!(
             "error: {}: the league file has no [changes] table (when fixtures may be moved by agreement, rule 2.6)",
-            a.league.display()
+            a.at.league.display()
         )));
     };
     let to = super::reschedule::from_date(&a.to)?;
     let agreed = super::reschedule::from_date(&a.agreed)?;
     let index = fixtures::suggest::find_fixture(&league, &list, &a.fixture)
-        .map_err(|e| CliError::input(format!("error: {}: {e}", a.current.display())))?;
+        .map_err(|e| CliError::input(format!("error: {}: {e}", a.at.current.display())))?;
     let m = list.matches[index];
     let name = |t: usize| league.teams[t].name.as_str();
     let mut window = changes::classify(rules, m.date, to, agreed);
@@ -99,7 +95,7 @@ pub fn run(a: Args) -> Result<(), CliError> {
         });
     }
     if let (Some(out), Some(checked)) = (&a.output, checked) {
-        not_over_inputs(out, &[&a.league, &a.current])?;
+        not_over_inputs(out, &[&a.at.league, &a.at.current])?;
         pipeline::save(out, &checked)
             .map_err(|e| CliError::input(format!("error: cannot write {}: {e}", out.display())))?;
         eprintln!("wrote {}", out.display());

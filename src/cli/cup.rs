@@ -1,7 +1,7 @@
 //! `fixtures cup`: a knockout cup's pairing tree, the home side of each tie (KO rule 4) and the
 //! dates each home captain can offer (KO rule 5), beside the league's fixture list.
 
-use super::{load, not_over_inputs, readable_list, CliError};
+use super::{not_over_inputs, CliError};
 use chrono::Datelike;
 use fixtures::model::{FixtureList, League, Rerun};
 use fixtures::pipeline;
@@ -13,11 +13,8 @@ use std::path::PathBuf;
 /// such tie on its first offered date (checked with the league's matches by `fixtures check`).
 #[derive(clap::Args)]
 pub struct Args {
-    /// The league file (TOML) with its [[cup]] tables.
-    league: PathBuf,
-    /// The league's fixture list (CSV); offered dates keep clear of its matches.
-    #[arg(long)]
-    current: PathBuf,
+    #[command(flatten)]
+    at: super::Current,
     /// The cup (its `name`; default: the first cup of the file).
     #[arg(long)]
     cup: Option<String>,
@@ -52,8 +49,7 @@ fn cup_index(league: &League, name: Option<&str>) -> Result<usize, CliError> {
 
 /// Runs `cup`.
 pub fn run(a: Args) -> Result<(), CliError> {
-    let league = load(&a.league)?;
-    let list = readable_list(&league, &a.current)?;
+    let (league, list) = a.at.load()?;
     let ci = cup_index(&league, a.cup.as_deref())?;
     let c = &league.cups[ci];
     let mut won = Vec::new();
@@ -102,7 +98,7 @@ pub fn run(a: Args) -> Result<(), CliError> {
         println!("    {}", shown.join(", "));
     }
     if let Some(out) = &a.output {
-        not_over_inputs(out, &[&a.league, &a.current])?;
+        not_over_inputs(out, &[&a.at.league, &a.at.current])?;
         write(&league, placed, out)?;
         eprintln!(
             "wrote {} with {} cup ties",

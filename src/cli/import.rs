@@ -42,6 +42,13 @@ pub fn template(a: TemplateArgs) -> Result<(), CliError> {
         Some(p) => Some(load(p)?),
         None => None,
     };
+    let names = ["entries.xlsx", "teams.csv", "clubs.csv", "venues.csv"];
+    if let Some(there) = names.iter().find(|n| a.output.join(n).exists()) {
+        return Err(CliError::input(format!(
+            "error: {} already holds {there}: give a new folder (a filled-in sheet is never overwritten)",
+            a.output.display()
+        )));
+    }
     std::fs::create_dir_all(&a.output).map_err(|e| {
         CliError::input(format!("error: cannot create {}: {e}", a.output.display()))
     })?;

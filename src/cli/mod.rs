@@ -19,7 +19,7 @@ mod worker;
 
 use clap::{Parser, Subcommand};
 use fixtures::{check as checker, model, pipeline};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Exit statuses, as the league-format spec says (3, timed out, and 4, an internal error such
 /// as a list the checker refused or a bound above the objective, come from
@@ -157,6 +157,25 @@ fn readable_list(league: &model::League, path: &Path) -> Result<model::FixtureLi
         });
     }
     Ok(list.to_neutral(league))
+}
+
+/// A league file and the fixture list in force: what the season's commands start from.
+#[derive(clap::Args)]
+struct Current {
+    /// The league file (TOML).
+    league: PathBuf,
+    /// The fixture list in force (CSV).
+    #[arg(long)]
+    current: PathBuf,
+}
+
+impl Current {
+    /// The league and the list, every row of which must read.
+    fn load(&self) -> Result<(model::League, model::FixtureList), CliError> {
+        let league = load(&self.league)?;
+        let list = readable_list(&league, &self.current)?;
+        Ok((league, list))
+    }
 }
 
 /// The search options every solving subcommand takes.

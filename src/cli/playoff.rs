@@ -1,6 +1,6 @@
 //! `fixtures playoff`: a play-off between two teams (Sussex rule 12), and its replay.
 
-use super::{load, not_over_inputs, readable_list, CliError};
+use super::{not_over_inputs, CliError};
 use chrono::Datelike;
 use fixtures::season::playoff;
 use std::path::PathBuf;
@@ -11,14 +11,11 @@ use std::path::PathBuf;
 /// `fixtures check` verifies them.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The league file (TOML).
-    league: PathBuf,
+    #[command(flatten)]
+    at: super::Current,
     /// The two teams, "A,B".
     #[arg(long)]
     teams: String,
-    /// The fixture list in force (CSV).
-    #[arg(long)]
-    current: PathBuf,
     /// Write the fixture list with the play-off and its replay.
     #[arg(short, long)]
     output: Option<PathBuf>,
@@ -26,8 +23,7 @@ pub struct Args {
 
 /// Runs `playoff`.
 pub fn run(a: Args) -> Result<(), CliError> {
-    let league = load(&a.league)?;
-    let list = readable_list(&league, &a.current)?;
+    let (league, list) = a.at.load()?;
     let names: Vec<&str> = a.teams.split(',').map(str::trim).collect();
     let [x, y] = names.as_slice() else {
         return Err(CliError::input("error: --teams takes two teams, \"A,B\""));
@@ -63,7 +59,7 @@ pub fn run(a: Args) -> Result<(), CliError> {
         );
     }
     if let Some(out) = &a.output {
-        not_over_inputs(out, &[&a.league, &a.current])?;
+        not_over_inputs(out, &[&a.at.league, &a.at.current])?;
         super::cup::write(&league, p.list, out)?;
         eprintln!("wrote {}", out.display());
     }

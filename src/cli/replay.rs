@@ -1,6 +1,6 @@
 //! `fixtures replay`: dates to replay a match after a serious default (Sussex rule 6.2.2).
 
-use super::{load, not_over_inputs, readable_list, CliError};
+use super::{not_over_inputs, CliError};
 use chrono::Datelike;
 use fixtures::model::{Extra, ExtraKind};
 use fixtures::season::playoff;
@@ -11,11 +11,8 @@ use std::path::PathBuf;
 /// free. With -o writes the list with the replay on the first of them (or on --date).
 #[derive(clap::Args)]
 pub struct Args {
-    /// The league file (TOML).
-    league: PathBuf,
-    /// The fixture list in force (CSV).
-    #[arg(long)]
-    current: PathBuf,
+    #[command(flatten)]
+    at: super::Current,
     /// The match to replay, "HOME v AWAY".
     #[arg(long)]
     fixture: String,
@@ -32,10 +29,9 @@ pub struct Args {
 
 /// Runs `replay`.
 pub fn run(a: Args) -> Result<(), CliError> {
-    let league = load(&a.league)?;
-    let list = readable_list(&league, &a.current)?;
+    let (league, list) = a.at.load()?;
     let index = fixtures::suggest::find_fixture(&league, &list, &a.fixture)
-        .map_err(|e| CliError::input(format!("error: {}: {e}", a.current.display())))?;
+        .map_err(|e| CliError::input(format!("error: {}: {e}", a.at.current.display())))?;
     let m = list.matches[index];
     let against = league
         .team_by_name(a.defaulted_against.trim())
@@ -74,7 +70,7 @@ pub fn run(a: Args) -> Result<(), CliError> {
         None => dates.first().copied(),
     };
     if let Some(out) = &a.output {
-        not_over_inputs(out, &[&a.league, &a.current])?;
+        not_over_inputs(out, &[&a.at.league, &a.at.current])?;
         let Some(date) = date else {
             return Err(CliError {
                 code: super::EXIT_INFEASIBLE,

@@ -1,20 +1,16 @@
 //! `fixtures suggest`: every date a fixture could move to, best first.
 
-use super::{load, readable_list, CliError};
+use super::CliError;
 use chrono::Datelike;
 use fixtures::suggest;
-use std::path::PathBuf;
 
 /// Every date a fixture could move to without breaking a rule (every other fixture kept),
 /// ranked by the change in the league's objective, with what each date costs in words. Each
 /// date is verified by the independent checker.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The league file (TOML), as it is now.
-    league: PathBuf,
-    /// The fixture list in force (CSV).
-    #[arg(long)]
-    current: PathBuf,
+    #[command(flatten)]
+    at: super::Current,
     /// The fixture to move, as "HOME v AWAY".
     #[arg(long)]
     fixture: String,
@@ -28,14 +24,13 @@ pub struct Args {
 
 /// Runs `suggest`.
 pub fn run(a: Args) -> Result<(), CliError> {
-    let league = load(&a.league)?;
-    let list = readable_list(&league, &a.current)?;
+    let (league, list) = a.at.load()?;
     let from = match &a.from {
         Some(f) => super::reschedule::from_date(f)?,
         None => league.start,
     };
     let index = suggest::find_fixture(&league, &list, &a.fixture)
-        .map_err(|e| CliError::input(format!("error: {}: {e}", a.current.display())))?;
+        .map_err(|e| CliError::input(format!("error: {}: {e}", a.at.current.display())))?;
     let found = suggest::suggest(&league, &list, index, from);
     if a.json {
         println!(

@@ -206,3 +206,40 @@ pub fn breaks_only() -> Options {
         ..Options::default()
     }
 }
+
+/// A temporary folder to run the `fixtures` binary in, with files written into it.
+pub struct Dir(tempfile::TempDir);
+
+impl Dir {
+    /// An empty folder.
+    pub fn new() -> Self {
+        Dir(tempfile::tempdir().unwrap())
+    }
+    /// A folder holding these files (name, text).
+    pub fn with(files: &[(&str, &str)]) -> Self {
+        let d = Dir::new();
+        for (name, text) in files {
+            d.write(name, text);
+        }
+        d
+    }
+    pub fn path(&self, name: &str) -> std::path::PathBuf {
+        self.0.path().join(name)
+    }
+    pub fn write(&self, name: &str, text: &str) -> std::path::PathBuf {
+        let p = self.path(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+    pub fn read(&self, name: &str) -> String {
+        std::fs::read_to_string(self.path(name)).unwrap()
+    }
+    /// Runs `fixtures` with `args` in the folder.
+    pub fn run(&self, args: &[&str]) -> std::process::Output {
+        std::process::Command::new(env!("CARGO_BIN_EXE_fixtures"))
+            .args(args)
+            .current_dir(self.0.path())
+            .output()
+            .unwrap()
+    }
+}
