@@ -304,9 +304,18 @@ fn compare_and_report_run_on_any_fixture_list() {
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    let teams = names.iter().filter(|n| !n.starts_with("club-") && !n.starts_with("division-"));
-    assert_eq!(teams.count(), 7, "one calendar per team, besides clubs' and divisions': {names:?}");
-    assert!(names.iter().any(|n| n.starts_with("club-")) && names.iter().any(|n| n.starts_with("division-")));
+    let teams = names
+        .iter()
+        .filter(|n| !n.starts_with("club-") && !n.starts_with("division-"));
+    assert_eq!(
+        teams.count(),
+        7,
+        "one calendar per team, besides clubs' and divisions': {names:?}"
+    );
+    assert!(
+        names.iter().any(|n| n.starts_with("club-"))
+            && names.iter().any(|n| n.starts_with("division-"))
+    );
     let o = d.run(&["report", "league.toml", "a.csv", "-o", "b.csv"]);
     assert_eq!(code(&o), 1, "-o must not be a file");
 }

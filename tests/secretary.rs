@@ -259,7 +259,11 @@ fn import_names_a_bad_cell_by_sheet_row_and_column_and_writes_nothing() {
     let o = d.run(&["template", "league.toml", "-o", "tpl"]);
     assert_eq!(o.status.code(), Some(0), "{}", out(&o));
     let again = d.run(&["template", "league.toml", "-o", "tpl"]);
-    assert_eq!(again.status.code(), Some(1), "a filled-in sheet is never overwritten");
+    assert_eq!(
+        again.status.code(),
+        Some(1),
+        "a filled-in sheet is never overwritten"
+    );
     // The shipped workbook is the template of the instance.
     let shipped = include_bytes!("../instances/sussex-2026-7-entries.xlsx");
     let sheets = fixtures::import::read_workbook(shipped, "entries.xlsx", "Teams").unwrap();
