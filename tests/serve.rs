@@ -705,8 +705,8 @@ fn a_published_fixture_moves_to_a_suggested_date() {
     assert!(!list.is_empty());
     let to = list
         .iter()
-        .find(|m| m["window"] == "within" && m["date"].as_str().unwrap() > agreed.as_str())
-        .expect("a date within rule 2.6")["date"]
+        .find(|m| m["window"] == "within" && m["date"].as_str().unwrap() > row[0])
+        .expect("a later date within rule 2.6")["date"]
         .as_str()
         .unwrap()
         .to_string();
@@ -845,4 +845,65 @@ fn a_postponement_rerun_moves_the_fixture_off_the_date() {
     let st = s.wait(bad["id"].as_str().unwrap(), Duration::from_secs(60));
     assert_eq!(st["state"], "failed", "{st}");
     assert!(st["messages"].to_string().contains("Nobody"), "{st}");
+}
+
+/// The drafts side by side: the owner gets a button per draft, an invited committee member
+/// the same figures and no buttons, a stranger nothing.
+#[test]
+fn the_committee_compares_the_drafts_and_the_secretary_chooses() {
+    let db = Db::new(BACKENDS[0]);
+    let s = Server::start(&db, &["--workers", "1"]);
+    let (_, job) = s.post_json(
+        "/api/jobs",
+        serde_json::json!({ "league": MID_DOWNS, "time_limit": 4, "alternatives": 2 }),
+    );
+    let id = job["id"].as_str().unwrap().to_string();
+    assert_eq!(s.wait(&id, Duration::from_secs(60))["state"], "done");
+    let (code, page) = s.get(&format!("/api/jobs/{id}/compare"));
+    assert_eq!(code, 200, "{page}");
+    assert!(
+        page.contains("draft 1") && page.contains("draft 2") && page.contains("breaks"),
+        "{page}"
+    );
+    // API tokens are not a browser session: no buttons without a session's CSRF token.
+    let league = job["league_id"].as_str().unwrap();
+    let (_, inv) = s.post_json(
+        &format!("/api/leagues/{league}/invitations"),
+        serde_json::json!({}),
+    );
+    let member = db.user("member");
+    let token = inv["token"].as_str().unwrap();
+    s.call(
+        "POST",
+        &format!("/api/invitations/{token}"),
+        Some(&member),
+        Some(("application/json", "{}")),
+    );
+    let (code, seen) = s.call(
+        "GET",
+        &format!("/api/jobs/{id}/compare"),
+        Some(&member),
+        None,
+    );
+    assert_eq!(code, 200);
+    assert!(
+        !seen.contains("class=\"choose\"") && seen.contains("Only the league's secretary"),
+        "{seen}"
+    );
+    let stranger = db.user("stranger");
+    assert_eq!(
+        s.call(
+            "GET",
+            &format!("/api/jobs/{id}/compare"),
+            Some(&stranger),
+            None
+        )
+        .0,
+        404
+    );
+    let (code, p) = s.post_json(
+        &format!("/api/jobs/{id}/publish"),
+        serde_json::json!({ "draft": 2 }),
+    );
+    assert_eq!(code, 201, "{p}");
 }

@@ -1055,3 +1055,76 @@ pub(crate) async fn move_published(
         Err(e) => internal(e),
     }
 }
+
+/// `GET /api/jobs/{id}/compare`: the job's drafts side by side (every figure of `compare`, the
+/// teams that differ most), for the owner and the committee; the owner also gets a button per
+/// draft that chooses and publishes it.
+pub(crate) async fn compare_drafts(
+    State(app): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let c = match caller_for(&app, &headers, false).await {
+        Ok(c) => c,
+        Err(r) => return r,
+    };
+    let (job, access) = match readable_job(&app, &id, &c.user).await {
+        Ok(x) => x,
+        Err(r) => return r,
+    };
+    let v = match app.store.version(&job.version).await {
+        Ok(Some(v)) => v,
+        Ok(None) => return not_found(),
+        Err(e) => return internal(e),
+    };
+    let Ok(league) = model::parse_league(&v.toml, "league.toml") else {
+        return error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the league version does not read",
+        );
+    };
+    let mut lists = Vec::new();
+    for n in 1..=5 {
+        match app.store.file(&job.id, &format!("draft-{n}.csv")).await {
+            Ok(Some(csv)) => match check::parse_fixtures(&league, csv.as_bytes(), "draft.csv") {
+                Ok(l) => lists.push((format!("draft {n}"), l)),
+                Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
+            },
+            Ok(None) => break,
+            Err(e) => return internal(e),
+        }
+    }
+    if lists.is_empty() {
+        return error(
+            StatusCode::NOT_FOUND,
+            "this job has no drafts (solve with alternatives of 2 or more)",
+        );
+    }
+    let page = report::compare::compare(&league, &lists)
+        .to_html(&format!("{}: drafts compared", league.name));
+    // The owner chooses: a button per draft publishes it (the page's session token guards it).
+    let choose = match (&access, &c.csrf) {
+        (Access::Owner, Some(csrf)) => {
+            let buttons: String = (1..=lists.len())
+                .map(|n| format!("<button type=\"button\" data-draft=\"{n}\" class=\"choose\">Choose and publish draft {n}</button> "))
+                .collect();
+            format!(
+                r#"<h2>Choose</h2><p>{buttons}</p><p id="chosen"></p>
+<script>
+for (const b of document.querySelectorAll(".choose")) b.onclick = async () => {{
+  const r = await fetch("/api/jobs/{id}/publish", {{ method: "POST", headers: {{ "Content-Type": "application/json", "X-CSRF-Token": "{csrf}" }}, body: JSON.stringify({{ draft: Number(b.dataset.draft) }}) }});
+  const p = await r.json();
+  document.getElementById("chosen").innerHTML = r.ok ? `Draft ${{b.dataset.draft}} chosen and published as version ${{p.number}}: <a href="${{p.url}}">${{location.origin}}${{p.url}}</a>` : p.error;
+}};
+</script>"#
+            )
+        }
+        _ => "<p>Only the league's secretary can choose a draft.</p>".to_string(),
+    };
+    let page = page.replacen(
+        "</body>",
+        &format!("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">{choose}</body>"),
+        1,
+    );
+    text(page, "text/html; charset=utf-8")
+}

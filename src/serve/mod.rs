@@ -214,6 +214,7 @@ fn router(app: Shared) -> Router {
         .route("/api/jobs/{id}/report/ics/{file}", get(api::ics_file))
         .route("/api/jobs/{id}/ics/{file}", get(api::ics_file))
         .route("/api/jobs/{id}/publish", post(api::publish))
+        .route("/api/jobs/{id}/compare", get(api::compare_drafts))
         .route("/p/{id}/", get(api::public_index))
         .route("/p/{id}/fixtures.csv", get(api::public_csv))
         .route("/p/{id}/changes.csv", get(api::public_diff))

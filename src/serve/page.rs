@@ -127,6 +127,7 @@ a published report with division grids and team calendars, and phone calendars a
   <label for="file">League file</label>
   <input type="file" id="file" accept=".toml,text/plain">
   <label>Time limit <input type="number" id="limit" value="30" min="1" max="600" style="width:5em"> s</label>
+  <label>Drafts <input type="number" id="drafts" value="1" min="1" max="5" style="width:3em"></label>
   <button id="solve">Solve</button>
   <span id="state" class="muted"></span>
 </div>
@@ -156,8 +157,14 @@ a published report with division grids and team calendars, and phone calendars a
 <fieldset id="publishing" hidden>
   <legend>Publish and the season's changes</legend>
   <div class="row">
+    <label for="draftChoice" id="draftLabel" hidden>Draft</label>
+    <select id="draftChoice" hidden></select>
     <button id="publish" type="button">Publish this list</button>
     <span id="published" class="muted"></span>
+  </div>
+  <div class="row">
+    <button id="invite" type="button">Invite a committee member</button>
+    <span id="invitation" class="muted"></span>
   </div>
   <div id="movePanel" hidden>
     <div class="row">
@@ -209,7 +216,8 @@ $("solve").addEventListener("click", async () => {
   $("figures").hidden = true; $("links").hidden = true; $("report").hidden = true;
   if (timer) clearInterval(timer);
   const limit = Number($("limit").value) || 30;
-  const r = await fetch(`/api/jobs?time_limit=${limit}`, { method: "POST", body: $("league").value, headers: { "X-CSRF-Token": csrf } });
+  const drafts = Number($("drafts").value) || 1;
+  const r = await fetch(`/api/jobs?time_limit=${limit}` + (drafts > 1 ? `&alternatives=${drafts}` : ""), { method: "POST", body: $("league").value, headers: { "X-CSRF-Token": csrf } });
   const body = await r.json();
   if (r.status === 429) { $("errors").textContent = "The service is busy: " + body.error + " (retry in " + (r.headers.get("Retry-After") || "a few") + " s)"; return; }
   if (!r.ok) { $("errors").textContent = (body.messages || [body.error]).join("\n"); return; }
@@ -241,17 +249,30 @@ function finished(id, s) {
   $("figures").innerHTML = rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join("");
   $("figures").hidden = false;
   $("links").innerHTML = `<a href="/api/jobs/${id}/fixtures.csv" download="fixtures.csv">Download the fixture list (CSV)</a>
-    <a href="/api/jobs/${id}/report/" target="_blank">Open the report</a>`;
+    <a href="/api/jobs/${id}/report/" target="_blank">Open the report</a>` +
+    (s.drafts > 1 ? ` <a id="compareLink" href="/api/jobs/${id}/compare" target="_blank">Compare the ${s.drafts} drafts (for the committee)</a>` : "");
   $("links").hidden = false;
   $("report").src = `/api/jobs/${id}/report/`;
   $("report").hidden = false;
   $("publishing").hidden = false;
+  const many = s.drafts > 1;
+  $("draftChoice").hidden = !many; $("draftLabel").hidden = !many;
+  $("draftChoice").innerHTML = many ? Array.from({ length: s.drafts }, (_, i) => `<option value="${i + 1}">draft ${i + 1}</option>`).join("") : "";
+  $("publish").textContent = many ? "Choose and publish this draft" : "Publish this list";
   $("publish").onclick = () => publish(id);
 }
+$("invite").addEventListener("click", async () => {
+  const r = await fetch(`/api/leagues/${leagueId}/invitations`, { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: "{}" });
+  const body = await r.json();
+  if (!r.ok) { $("errors").textContent = body.error; return; }
+  const link = `${location.origin}/invite/${body.token}`;
+  $("invitation").innerHTML = `Send this link to the committee member (it works once they log in): <a id="inviteLink" href="${link}">${link}</a>`;
+});
 let publication = null;
 let leagueId = null;
 async function publish(job) {
-  const r = await fetch(`/api/jobs/${job}/publish`, { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: "{}" });
+  const draft = $("draftChoice").hidden ? {} : { draft: Number($("draftChoice").value) };
+  const r = await fetch(`/api/jobs/${job}/publish`, { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(draft) });
   const body = await r.json();
   if (!r.ok) { $("errors").textContent = body.error; return; }
   showPublication(body);
