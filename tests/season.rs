@@ -517,6 +517,68 @@ fn cup_playoff_and_replay_commands_write_lists_check_accepts() {
         text.contains("Round 1:") && text.contains("dates to offer"),
         "{text}"
     );
+    // The next rounds: the winners named once per tie they won, round by round.
+    let ties_of = |out: &str, round: &str| -> Vec<(String, String)> {
+        out.lines()
+            .filter(|l| l.starts_with(&format!("{round}: ")) && l.contains(" v "))
+            .map(|l| {
+                let body = &l[round.len() + 2..l.find(" (window").unwrap()];
+                let (h, a) = body.split_once(" v ").unwrap();
+                (h.to_string(), a.to_string())
+            })
+            .collect()
+    };
+    let first = ties_of(&text, "Round 1");
+    assert_eq!(first.len(), 8);
+    let mut won: Vec<String> = first.iter().map(|t| t.0.clone()).collect();
+    let o = d.run(&[
+        "cup",
+        "league.toml",
+        "--current",
+        "list.csv",
+        "--cup",
+        "Knock-Out Cup",
+        "--seed",
+        "7",
+        "--won",
+        &won.join(","),
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(
+        ties_of(&out, "Round 1").is_empty(),
+        "decided ties are history: {out}"
+    );
+    let qf = ties_of(&out, "Quarter-final");
+    assert_eq!(qf.len(), 4, "{out}");
+    won.extend(qf.iter().map(|t| t.1.clone()));
+    let o = d.run(&[
+        "cup",
+        "league.toml",
+        "--current",
+        "list.csv",
+        "--cup",
+        "Knock-Out Cup",
+        "--seed",
+        "7",
+        "--won",
+        &won.join(","),
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert_eq!(ties_of(&out, "Semi-final").len(), 2, "{out}");
+    assert!(ties_of(&out, "Quarter-final").is_empty(), "{out}");
+    let o = d.run(&[
+        "cup",
+        "league.toml",
+        "--current",
+        "list.csv",
+        "--cup",
+        "Knock-Out Cup",
+        "--seed",
+        "7",
+        "--won",
+        "Argumentatives",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "a winner with no tie is refused");
     let c = d.run(&["check", "league.toml", "cup.csv"]);
     assert_eq!(
         c.status.code(),

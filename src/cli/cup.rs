@@ -21,7 +21,8 @@ pub struct Args {
     /// The draw's seed: the same seed gives the same tree.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Teams that have won their ties so far, comma-separated: their next ties become known.
+    /// The winners of the ties played so far, comma-separated, a team once per tie it won
+    /// (round by round): their next ties become known.
     #[arg(long, default_value = "")]
     won: String,
     /// Write the fixture list with the known ties on their first offered dates.
@@ -61,14 +62,24 @@ pub fn run(a: Args) -> Result<(), CliError> {
         })?);
     }
     let draw = cup::draw(c, a.seed);
+    // Each name wins one tie of its team, in round order; a tie with a winner is history.
+    let mut wins_left = won.clone();
+    let mut decided = Vec::new();
     let ties = cup::ties(c, &draw, &mut |t| {
-        won.iter().copied().find(|&w| w == t.home || w == t.away)
+        let i = wins_left.iter().position(|&w| w == t.home || w == t.away)?;
+        decided.push((t.round, t.index));
+        Some(wins_left.remove(i))
     });
-    // Ties already decided are history; the others get dates.
+    if let Some(&left) = wins_left.first() {
+        return Err(CliError::input(format!(
+            "error: --won names {} for a tie it does not have (yet) in this draw",
+            league.teams[left].name
+        )));
+    }
     let open: Vec<cup::Tie> = ties
         .iter()
         .copied()
-        .filter(|t| !won.contains(&t.home) && !won.contains(&t.away) || c.is_all_play_all())
+        .filter(|t| c.is_all_play_all() || !decided.contains(&(t.round, t.index)))
         .collect();
     let (placed, offers) = cup::place(&league, ci, &list, &open);
     print_tree(&league, ci, &draw.grid, a.seed);

@@ -247,6 +247,7 @@ impl Comparison {
             html lang="en" {
                 head {
                     meta charset="utf-8";
+                    meta name="viewport" content="width=device-width, initial-scale=1";
                     title { (title) }
                     style { (maud::PreEscaped(super::site::CSS)) }
                 }

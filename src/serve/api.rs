@@ -1121,10 +1121,6 @@ for (const b of document.querySelectorAll(".choose")) b.onclick = async () => {{
         }
         _ => "<p>Only the league's secretary can choose a draft.</p>".to_string(),
     };
-    let page = page.replacen(
-        "</body>",
-        &format!("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">{choose}</body>"),
-        1,
-    );
+    let page = page.replacen("</body>", &format!("{choose}</body>"), 1);
     text(page, "text/html; charset=utf-8")
 }
