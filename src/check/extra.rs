@@ -7,9 +7,9 @@
 //! play-off after both teams' league matches, its venue reversed from their league meeting; a
 //! replay after what it replays.
 
-use super::{Checker, Row, Violation};
+use super::{Checker, Place, Row, Violation};
 use crate::model::{ExtraKind, League, TeamId, EXTRA_ROUNDS};
-use chrono::{Datelike, NaiveDate};
+use chrono::NaiveDate;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What a row is when it is not a league match: a cup tie (its division column names a cup),
@@ -64,66 +64,16 @@ fn venue_of(lg: &League, r: &Row, k: ExtraKind) -> usize {
 }
 
 fn playable(c: &mut Checker<'_>, r: &Row, k: ExtraKind) {
-    let lg = c.league;
-    let (h, a) = (&lg.teams[r.home], &lg.teams[r.away]);
-    let d = r.date;
     if r.home == r.away {
         c.push("extra match", r, "a team cannot play itself".into());
         return;
     }
-    if lg.closed.contains(&d) {
-        c.push("1 closed", r, "the league is closed on this date".into());
-    }
-    // A cup is not bound by the league's start, only by a club's later one.
-    let cup = matches!(k, ExtraKind::Cup { .. });
-    for t in [h, a] {
-        if d < t.start && !(cup && t.start <= lg.start) {
-            c.push(
-                "1 start",
-                r,
-                format!("{} plays no fixture before {}", t.name, t.start),
-            );
-        }
-    }
-    let hosts = match &h.hosting {
-        crate::model::Hosting::Nights(n) => n.contains(&d.weekday()),
-        crate::model::Hosting::Dates(ds) => ds.contains(&d),
+    let at = Place {
+        venue: venue_of(c.league, r, k),
+        own_nights: true,
+        league_start_binds: !matches!(k, ExtraKind::Cup { .. }),
     };
-    if !hosts {
-        c.push(
-            "2 hosting date",
-            r,
-            format!("{} does not host on {} ({})", h.name, d, d.weekday()),
-        );
-    }
-    let venue = &lg.venues[venue_of(lg, r, k)];
-    if venue.closed.contains(&d) {
-        c.push("3 venue closed", r, format!("{} is closed", venue.name));
-    }
-    for t in [h, a] {
-        if t.unavailable.contains(&d) {
-            c.push("4 unavailable", r, format!("{} is unavailable", t.name));
-        }
-    }
-    if a.unavailable_away.contains(&d) {
-        c.push(
-            "4 unavailable away",
-            r,
-            format!("{} is unavailable for away matches", a.name),
-        );
-    }
-    if let Some(v) = &r.venue {
-        if !v.is_empty() && *v != venue.name {
-            c.push(
-                "fixture list",
-                r,
-                format!(
-                    "venue column says \"{v}\" but this match is at \"{}\"",
-                    venue.name
-                ),
-            );
-        }
-    }
+    c.playable(r, at);
 }
 
 fn cup_tie(c: &mut Checker<'_>, r: &Row, cup: usize, round: usize) {

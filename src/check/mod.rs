@@ -320,6 +320,17 @@ pub fn check_rerun(league: &League, list: &FixtureList, rerun: &Rerun) -> Report
     }
 }
 
+/// Where a match is played, for the per-match rules.
+#[derive(Clone, Copy)]
+struct Place {
+    /// The venue.
+    venue: usize,
+    /// Whether the home team's own nights apply (not at a division's central venue).
+    own_nights: bool,
+    /// Whether the league's start bounds the match (not a cup's).
+    league_start_binds: bool,
+}
+
 struct Checker<'a> {
     league: &'a League,
     rerun: &'a Rerun,
@@ -360,18 +371,6 @@ impl Checker<'_> {
                 format!("outside the season {} to {}", lg.start, lg.end),
             );
         }
-        if lg.closed.contains(&d) {
-            self.push("1 closed", r, "the league is closed on this date".into());
-        }
-        for t in [h, a] {
-            if d < t.start {
-                self.push(
-                    "1 start",
-                    r,
-                    format!("{} plays no fixture before {}", t.name, t.start),
-                );
-            }
-        }
         let division = &lg.divisions[h.division];
         if let Some(rounds) = &division.rounds {
             if !rounds.contains(&d) {
@@ -382,34 +381,13 @@ impl Checker<'_> {
                 );
             }
         }
-        let hosts = match &h.hosting {
-            Hosting::Nights(n) => n.contains(&d.weekday()),
-            Hosting::Dates(ds) => ds.contains(&d),
-        };
         // At a division's central venue the home team's own nights do not matter.
-        if !hosts && division.venue.is_none() {
-            self.push(
-                "2 hosting date",
-                r,
-                format!("{} does not host on {} ({})", h.name, d, d.weekday()),
-            );
-        }
-        let venue = &lg.venues[venue_of_match(lg, r.home, r.away)];
-        if venue.closed.contains(&d) {
-            self.push("3 venue closed", r, format!("{} is closed", venue.name));
-        }
-        for t in [h, a] {
-            if t.unavailable.contains(&d) {
-                self.push("4 unavailable", r, format!("{} is unavailable", t.name));
-            }
-        }
-        if a.unavailable_away.contains(&d) {
-            self.push(
-                "4 unavailable away",
-                r,
-                format!("{} is unavailable for away matches", a.name),
-            );
-        }
+        let at = Place {
+            venue: venue_of_match(lg, r.home, r.away),
+            own_nights: division.venue.is_none(),
+            league_start_binds: true,
+        };
+        self.playable(r, at);
         // Dates a cup keeps for its ties: its entrants play no league match on them.
         for cup in &lg.cups {
             if cup.reserve.contains(&d) {
@@ -443,6 +421,55 @@ impl Checker<'_> {
                     ),
                 );
             }
+        }
+    }
+
+    /// Rules 1 (closed, start), 2 (hosting night), 3 (venue closed), 4 (unavailable) for one
+    /// match at `at`, and its venue column.
+    fn playable(&mut self, r: &Row, at: Place) {
+        let lg = self.league;
+        let (h, a) = (&lg.teams[r.home], &lg.teams[r.away]);
+        let d = r.date;
+        if lg.closed.contains(&d) {
+            self.push("1 closed", r, "the league is closed on this date".into());
+        }
+        for t in [h, a] {
+            // A team's start is the league's unless its club starts later; a cup is bound
+            // only by a later one.
+            if d < t.start && (at.league_start_binds || t.start > lg.start) {
+                self.push(
+                    "1 start",
+                    r,
+                    format!("{} plays no fixture before {}", t.name, t.start),
+                );
+            }
+        }
+        let hosts = match &h.hosting {
+            Hosting::Nights(n) => n.contains(&d.weekday()),
+            Hosting::Dates(ds) => ds.contains(&d),
+        };
+        if !hosts && at.own_nights {
+            self.push(
+                "2 hosting date",
+                r,
+                format!("{} does not host on {} ({})", h.name, d, d.weekday()),
+            );
+        }
+        let venue = &lg.venues[at.venue];
+        if venue.closed.contains(&d) {
+            self.push("3 venue closed", r, format!("{} is closed", venue.name));
+        }
+        for t in [h, a] {
+            if t.unavailable.contains(&d) {
+                self.push("4 unavailable", r, format!("{} is unavailable", t.name));
+            }
+        }
+        if a.unavailable_away.contains(&d) {
+            self.push(
+                "4 unavailable away",
+                r,
+                format!("{} is unavailable for away matches", a.name),
+            );
         }
         if let Some(v) = &r.venue {
             if !v.is_empty() && *v != venue.name {
