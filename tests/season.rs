@@ -531,18 +531,22 @@ fn cup_playoff_and_replay_commands_write_lists_check_accepts() {
     let first = ties_of(&text, "Round 1");
     assert_eq!(first.len(), 8);
     let mut won: Vec<String> = first.iter().map(|t| t.0.clone()).collect();
-    let o = d.run(&[
-        "cup",
-        "league.toml",
-        "--current",
-        "list.csv",
-        "--cup",
-        "Knock-Out Cup",
-        "--seed",
-        "7",
-        "--won",
-        &won.join(","),
-    ]);
+    let with_won = |won: &str| {
+        let args = [
+            "cup",
+            "league.toml",
+            "--current",
+            "list.csv",
+            "--cup",
+            "Knock-Out Cup",
+            "--seed",
+            "7",
+            "--won",
+            won,
+        ];
+        d.run(&args)
+    };
+    let o = with_won(&won.join(","));
     let out = String::from_utf8_lossy(&o.stdout).to_string();
     assert!(
         ties_of(&out, "Round 1").is_empty(),
@@ -551,33 +555,11 @@ fn cup_playoff_and_replay_commands_write_lists_check_accepts() {
     let qf = ties_of(&out, "Quarter-final");
     assert_eq!(qf.len(), 4, "{out}");
     won.extend(qf.iter().map(|t| t.1.clone()));
-    let o = d.run(&[
-        "cup",
-        "league.toml",
-        "--current",
-        "list.csv",
-        "--cup",
-        "Knock-Out Cup",
-        "--seed",
-        "7",
-        "--won",
-        &won.join(","),
-    ]);
+    let o = with_won(&won.join(","));
     let out = String::from_utf8_lossy(&o.stdout).to_string();
     assert_eq!(ties_of(&out, "Semi-final").len(), 2, "{out}");
     assert!(ties_of(&out, "Quarter-final").is_empty(), "{out}");
-    let o = d.run(&[
-        "cup",
-        "league.toml",
-        "--current",
-        "list.csv",
-        "--cup",
-        "Knock-Out Cup",
-        "--seed",
-        "7",
-        "--won",
-        "Argumentatives",
-    ]);
+    let o = with_won("Argumentatives");
     assert_eq!(o.status.code(), Some(1), "a winner with no tie is refused");
     let c = d.run(&["check", "league.toml", "cup.csv"]);
     assert_eq!(

@@ -674,16 +674,7 @@ fn a_published_fixture_moves_to_a_suggested_date() {
     let s = Server::start(&db, &["--workers", "1"]);
     let league_text =
         format!("{MID_DOWNS}\n[changes]\nissued = 2026-09-28\nearly_until = 2026-11-30\n");
-    let (code, job) = s.post_json(
-        "/api/jobs",
-        serde_json::json!({ "league": league_text, "time_limit": 3 }),
-    );
-    assert_eq!(code, 202, "{job}");
-    let id = job["id"].as_str().unwrap().to_string();
-    assert_eq!(s.wait(&id, Duration::from_secs(60))["state"], "done");
-    let (_, p) = s.post_json(&format!("/api/jobs/{id}/publish"), serde_json::json!({}));
-    let public = p["id"].as_str().unwrap().to_string();
-    let (_, csv) = s.call("GET", &format!("/p/{public}/fixtures.csv"), None, None);
+    let (job, public, csv) = solved_and_published(&s, &league_text);
     // A fixture from January: a change agreed 40 days before is within rule 2.6.
     let row: Vec<&str> = csv
         .lines()
@@ -805,15 +796,7 @@ fn a_published_fixture_moves_to_a_suggested_date() {
 fn a_postponement_rerun_moves_the_fixture_off_the_date() {
     let db = Db::new(BACKENDS[0]);
     let s = Server::start(&db, &["--workers", "1"]);
-    let (_, job) = s.post_json(
-        "/api/jobs",
-        serde_json::json!({ "league": MID_DOWNS, "time_limit": 3 }),
-    );
-    let id = job["id"].as_str().unwrap().to_string();
-    assert_eq!(s.wait(&id, Duration::from_secs(60))["state"], "done");
-    let (_, p) = s.post_json(&format!("/api/jobs/{id}/publish"), serde_json::json!({}));
-    let public = p["id"].as_str().unwrap().to_string();
-    let (_, csv) = s.call("GET", &format!("/p/{public}/fixtures.csv"), None, None);
+    let (job, public, csv) = solved_and_published(&s, MID_DOWNS);
     let row: Vec<&str> = csv
         .lines()
         .find(|l| l.starts_with("2027-02"))
@@ -906,4 +889,20 @@ fn the_committee_compares_the_drafts_and_the_secretary_chooses() {
         serde_json::json!({ "draft": 2 }),
     );
     assert_eq!(code, 201, "{p}");
+}
+
+/// Solves `league` (3 s) and publishes it: the job, the publication's id and its CSV.
+fn solved_and_published(s: &Server, league: &str) -> (serde_json::Value, String, String) {
+    let (code, job) = s.post_json(
+        "/api/jobs",
+        serde_json::json!({ "league": league, "time_limit": 3 }),
+    );
+    assert_eq!(code, 202, "{job}");
+    let id = job["id"].as_str().unwrap().to_string();
+    assert_eq!(s.wait(&id, Duration::from_secs(60))["state"], "done");
+    let (code, p) = s.post_json(&format!("/api/jobs/{id}/publish"), serde_json::json!({}));
+    assert_eq!(code, 201, "{p}");
+    let public = p["id"].as_str().unwrap().to_string();
+    let (_, csv) = s.call("GET", &format!("/p/{public}/fixtures.csv"), None, None);
+    (job, public, csv)
 }

@@ -15,10 +15,7 @@ use std::path::PathBuf;
 #[derive(clap::Args)]
 pub struct Args {
     #[command(flatten)]
-    at: super::Current,
-    /// The fixture to move, "HOME v AWAY".
-    #[arg(long)]
-    fixture: String,
+    at: super::CurrentFixture,
     /// The new date (YYYY-MM-DD).
     #[arg(long)]
     to: String,
@@ -35,17 +32,15 @@ pub struct Args {
 
 /// Runs `change`.
 pub fn run(a: Args) -> Result<(), CliError> {
-    let (league, list) = a.at.load()?;
+    let (league, list, index) = a.at.load()?;
     let Some(rules) = &league.changes else {
         return Err(CliError::input(format!(
             "error: {}: the league file has no [changes] table (when fixtures may be moved by agreement, rule 2.6)",
-            a.at.league.display()
+            a.at.at.league.display()
         )));
     };
     let to = super::reschedule::from_date(&a.to)?;
     let agreed = super::reschedule::from_date(&a.agreed)?;
-    let index = fixtures::suggest::find_fixture(&league, &list, &a.fixture)
-        .map_err(|e| CliError::input(format!("error: {}: {e}", a.at.current.display())))?;
     let m = list.matches[index];
     let name = |t: usize| league.teams[t].name.as_str();
     let mut window = changes::classify(rules, m.date, to, agreed);
@@ -95,7 +90,7 @@ pub fn run(a: Args) -> Result<(), CliError> {
         });
     }
     if let (Some(out), Some(checked)) = (&a.output, checked) {
-        not_over_inputs(out, &[&a.at.league, &a.at.current])?;
+        not_over_inputs(out, &[&a.at.at.league, &a.at.at.current])?;
         pipeline::save(out, &checked)
             .map_err(|e| CliError::input(format!("error: cannot write {}: {e}", out.display())))?;
         eprintln!("wrote {}", out.display());

@@ -169,6 +169,26 @@ struct Current {
     current: PathBuf,
 }
 
+/// A league, the list in force and one fixture of it.
+#[derive(clap::Args)]
+struct CurrentFixture {
+    #[command(flatten)]
+    at: Current,
+    /// The fixture, as "HOME v AWAY".
+    #[arg(long)]
+    fixture: String,
+}
+
+impl CurrentFixture {
+    /// The league, the list and the index of the fixture in it.
+    fn load(&self) -> Result<(model::League, model::FixtureList, usize), CliError> {
+        let (league, list) = self.at.load()?;
+        let index = fixtures::suggest::find_fixture(&league, &list, &self.fixture)
+            .map_err(|e| CliError::input(format!("error: {}: {e}", self.at.current.display())))?;
+        Ok((league, list, index))
+    }
+}
+
 impl Current {
     /// The league and the list, every row of which must read.
     fn load(&self) -> Result<(model::League, model::FixtureList), CliError> {

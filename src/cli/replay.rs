@@ -12,10 +12,7 @@ use std::path::PathBuf;
 #[derive(clap::Args)]
 pub struct Args {
     #[command(flatten)]
-    at: super::Current,
-    /// The match to replay, "HOME v AWAY".
-    #[arg(long)]
-    fixture: String,
+    at: super::CurrentFixture,
     /// The team defaulted against.
     #[arg(long)]
     defaulted_against: String,
@@ -29,9 +26,7 @@ pub struct Args {
 
 /// Runs `replay`.
 pub fn run(a: Args) -> Result<(), CliError> {
-    let (league, list) = a.at.load()?;
-    let index = fixtures::suggest::find_fixture(&league, &list, &a.fixture)
-        .map_err(|e| CliError::input(format!("error: {}: {e}", a.at.current.display())))?;
+    let (league, list, index) = a.at.load()?;
     let m = list.matches[index];
     let against = league
         .team_by_name(a.defaulted_against.trim())
@@ -70,7 +65,7 @@ pub fn run(a: Args) -> Result<(), CliError> {
         None => dates.first().copied(),
     };
     if let Some(out) = &a.output {
-        not_over_inputs(out, &[&a.at.league, &a.at.current])?;
+        not_over_inputs(out, &[&a.at.at.league, &a.at.at.current])?;
         let Some(date) = date else {
             return Err(CliError {
                 code: super::EXIT_INFEASIBLE,

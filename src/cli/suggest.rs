@@ -10,10 +10,7 @@ use fixtures::suggest;
 #[derive(clap::Args)]
 pub struct Args {
     #[command(flatten)]
-    at: super::Current,
-    /// The fixture to move, as "HOME v AWAY".
-    #[arg(long)]
-    fixture: String,
+    at: super::CurrentFixture,
     /// The first date to consider (YYYY-MM-DD; default: the season's start).
     #[arg(long)]
     from: Option<String>,
@@ -24,13 +21,11 @@ pub struct Args {
 
 /// Runs `suggest`.
 pub fn run(a: Args) -> Result<(), CliError> {
-    let (league, list) = a.at.load()?;
+    let (league, list, index) = a.at.load()?;
     let from = match &a.from {
         Some(f) => super::reschedule::from_date(f)?,
         None => league.start,
     };
-    let index = suggest::find_fixture(&league, &list, &a.fixture)
-        .map_err(|e| CliError::input(format!("error: {}: {e}", a.at.current.display())))?;
     let found = suggest::suggest(&league, &list, index, from);
     if a.json {
         println!(
