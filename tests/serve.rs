@@ -848,6 +848,10 @@ fn the_committee_compares_the_drafts_and_the_secretary_chooses() {
         page.contains("draft 1") && page.contains("draft 2") && page.contains("breaks"),
         "{page}"
     );
+    assert!(
+        page.contains("Each team's weeks") && page.contains("Horsham 1 · draft 2"),
+        "{page}"
+    );
     // API tokens are not a browser session: no buttons without a session's CSRF token.
     let league = job["league_id"].as_str().unwrap();
     let (_, inv) = s.post_json(

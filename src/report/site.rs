@@ -38,7 +38,7 @@ nav a { margin-right: 1em; }
 @media print { nav, .noprint { display: none; } body { margin: 0; font-size: 10pt; } .card { page-break-after: always; } }
 .grid td { text-align: center; white-space: nowrap; }
 .grid td.self { background: #444; }
-.strip td { width: 1.1em; height: 1.1em; padding: 0; border: 1px solid #fff; }
+.strip td { width: 1.1em; min-width: 1.1em; height: 1.1em; padding: 0; border: 1px solid #fff; }
 .strip td.H { background: #2e7d32; }
 .strip td.A { background: #1565c0; }
 .strip td.I { background: #e0e0e0; }
@@ -191,6 +191,47 @@ pub fn write_site(dir: &Path, files: &[(String, String)]) -> std::io::Result<()>
     Ok(())
 }
 
+/// The Mondays of the season's weeks.
+pub fn weeks(league: &League) -> Vec<NaiveDate> {
+    let lg = league;
+    let mut monday = lg.start - Days::new(lg.start.weekday().num_days_from_monday() as u64);
+    let mut out = Vec::new();
+    while monday <= lg.end {
+        out.push(monday);
+        monday = monday + Days::new(7);
+    }
+    out
+}
+
+/// A team's weekly strip: per week of the season, its class (H home, A away, C league closed
+/// all week, I no match) and a tip in words.
+pub fn strip(league: &League, rows: &[&Match], t: TeamId) -> Vec<(&'static str, String)> {
+    let lg = league;
+    let name = |t: TeamId| lg.teams[t].name.as_str();
+    let week_closed = |m: NaiveDate| {
+        (0..7).all(|k| {
+            let day = m + Days::new(k);
+            day < lg.start || day > lg.end || lg.closed.contains(&day)
+        })
+    };
+    weeks(lg)
+        .iter()
+        .map(|&m| {
+            let end = m + Days::new(6);
+            let games: Vec<&&Match> = rows
+                .iter()
+                .filter(|r| (r.home == t || r.away == t) && r.date >= m && r.date <= end)
+                .collect();
+            match games.first() {
+                Some(r) if r.home == t => ("H", format!("{}: home v {}", r.date, name(r.away))),
+                Some(r) => ("A", format!("{}: away at {}", r.date, name(r.home))),
+                None if week_closed(m) => ("C", format!("week of {m}: closed")),
+                None => ("I", format!("week of {m}: no match")),
+            }
+        })
+        .collect()
+}
+
 struct Site<'a> {
     league: &'a League,
     rows: Vec<&'a Match>,
@@ -280,16 +321,6 @@ impl Site<'_> {
     }
 
     /// Monday of each week of the season.
-    fn weeks(&self) -> Vec<NaiveDate> {
-        let lg = self.league;
-        let mut monday = lg.start - Days::new(lg.start.weekday().num_days_from_monday() as u64);
-        let mut out = Vec::new();
-        while monday <= lg.end {
-            out.push(monday);
-            monday = monday + Days::new(7);
-        }
-        out
-    }
 
     fn division(&self, d: usize) -> String {
         let lg = self.league;
@@ -304,33 +335,8 @@ impl Site<'_> {
         for r in &rows {
             at.insert((r.home, r.away), r.date);
         }
-        let weeks = self.weeks();
-        let week_closed = |m: NaiveDate| {
-            (0..7).all(|k| {
-                let day = m + Days::new(k);
-                day < lg.start || day > lg.end || lg.closed.contains(&day)
-            })
-        };
-        let strip = |t: TeamId| -> Vec<(&'static str, String)> {
-            weeks
-                .iter()
-                .map(|&m| {
-                    let end = m + Days::new(6);
-                    let games: Vec<&&Match> = rows
-                        .iter()
-                        .filter(|r| (r.home == t || r.away == t) && r.date >= m && r.date <= end)
-                        .collect();
-                    match games.first() {
-                        Some(r) if r.home == t => {
-                            ("H", format!("{}: home v {}", r.date, self.team(r.away)))
-                        }
-                        Some(r) => ("A", format!("{}: away at {}", r.date, self.team(r.home))),
-                        None if week_closed(m) => ("C", format!("week of {m}: closed")),
-                        None => ("I", format!("week of {m}: no match")),
-                    }
-                })
-                .collect()
-        };
+        let weeks = weeks(lg);
+        let strip = |t: TeamId| strip(lg, &rows, t);
         let body = html! {
             p { (match div.format { Format::Single => "Single round robin", Format::Double => "Double round robin", Format::Paired => "Paired round by round" }) ", " (div.teams.len()) " teams, " (rows.len()) " fixtures." }
             h2 { "Grid" }

@@ -1121,6 +1121,36 @@ for (const b of document.querySelectorAll(".choose")) b.onclick = async () => {{
         }
         _ => "<p>Only the league's secretary can choose a draft.</p>".to_string(),
     };
-    let page = page.replacen("</body>", &format!("{choose}</body>"), 1);
+    // Each team's weekly strip in every draft, one under the other.
+    let drafts: Vec<model::FixtureList> =
+        lists.iter().map(|(_, l)| l.to_neutral(&league)).collect();
+    let strips = maud::html! {
+        h2 { "Each team's weeks" }
+        p.legend {
+            span style="background:#2e7d32" { "home" }
+            span style="background:#1565c0" { "away" }
+            span style="background:#e0e0e0;color:#222" { "no match" }
+            span style="background:#9e9e9e" { "league closed" }
+            "One cell per week, Monday to Sunday."
+        }
+        div style="overflow-x:auto" { table.strip {
+            tbody {
+                @for t in 0..league.teams.len() {
+                    @for (k, d) in drafts.iter().enumerate() {
+                        @let rows: Vec<&model::Match> = d.matches.iter().collect();
+                        tr {
+                            th { (league.teams[t].name) " · draft " (k + 1) }
+                            @for (class, tip) in report::site::strip(&league, &rows, t) { td class=(class) title=(tip) {} }
+                        }
+                    }
+                }
+            }
+        } }
+    };
+    let page = page.replacen(
+        "</body>",
+        &format!("{}{choose}</body>", strips.into_string()),
+        1,
+    );
     text(page, "text/html; charset=utf-8")
 }
