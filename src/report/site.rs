@@ -320,8 +320,6 @@ impl Site<'_> {
         self.page(&lg.name, body)
     }
 
-    /// Monday of each week of the season.
-
     fn division(&self, d: usize) -> String {
         let lg = self.league;
         let div = &lg.divisions[d];
