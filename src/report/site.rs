@@ -203,6 +203,19 @@ pub fn weeks(league: &League) -> Vec<NaiveDate> {
     out
 }
 
+/// The key to the weekly strips' colours.
+pub fn strip_legend() -> Markup {
+    html! {
+        p.legend {
+            span style="background:#2e7d32" { "home" }
+            span style="background:#1565c0" { "away" }
+            span style="background:#e0e0e0;color:#222" { "no match" }
+            span style="background:#9e9e9e" { "league closed" }
+            "One cell per week, Monday to Sunday."
+        }
+    }
+}
+
 /// A team's weekly strip: per week of the season, its class (H home, A away, C league closed
 /// all week, I no match) and a tip in words.
 pub fn strip(league: &League, rows: &[&Match], t: TeamId) -> Vec<(&'static str, String)> {
@@ -354,13 +367,7 @@ impl Site<'_> {
                 }
             }
             h2 { "Team calendars" }
-            p.legend {
-                span style="background:#2e7d32" { "home" }
-                span style="background:#1565c0" { "away" }
-                span style="background:#e0e0e0;color:#222" { "no match" }
-                span style="background:#9e9e9e" { "league closed" }
-                "One cell per week, Monday to Sunday."
-            }
+            (strip_legend())
             table.strip {
                 thead {
                     tr {

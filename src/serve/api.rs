@@ -1126,13 +1126,7 @@ for (const b of document.querySelectorAll(".choose")) b.onclick = async () => {{
         lists.iter().map(|(_, l)| l.to_neutral(&league)).collect();
     let strips = maud::html! {
         h2 { "Each team's weeks" }
-        p.legend {
-            span style="background:#2e7d32" { "home" }
-            span style="background:#1565c0" { "away" }
-            span style="background:#e0e0e0;color:#222" { "no match" }
-            span style="background:#9e9e9e" { "league closed" }
-            "One cell per week, Monday to Sunday."
-        }
+        (report::site::strip_legend())
         div style="overflow-x:auto" { table.strip {
             tbody {
                 @for t in 0..league.teams.len() {
