@@ -227,55 +227,20 @@ impl Reading {
         });
     }
 
-    /// A list of dates in one cell: dates (DD/MM/YYYY or YYYY-MM-DD) and ranges ("A to B"),
-    /// separated by ";" or ",", as a TOML date list.
+    /// A list of dates in one cell, as a TOML date list ([`parse_date_cell`]).
     fn dates(&mut self, sheet: &str, row: usize, (cell, col): (Cell, String)) -> Option<Array> {
-        let mut out = Array::new();
         if let Cell::Date(d) = cell {
+            let mut out = Array::new();
             out.push(toml_date(d));
             return Some(out);
         }
-        let text = cell.text();
-        for part in text
-            .split([';', ',', '\n'])
-            .map(str::trim)
-            .filter(|p| !p.is_empty())
-        {
-            let bad = |p: &str| {
-                format!("`{p}` is not a date (DD/MM/YYYY or YYYY-MM-DD) or a range (DD/MM/YYYY to DD/MM/YYYY)")
-            };
-            match part.split_once(" to ") {
-                Some((a, b)) => match (parse_list_date(a), parse_list_date(b)) {
-                    (Some(a), Some(b)) if a <= b => {
-                        let mut t = InlineTable::new();
-                        t.insert("from", toml_date(a));
-                        t.insert("to", toml_date(b));
-                        out.push(t);
-                    }
-                    (Some(a), Some(b)) => {
-                        self.err(
-                            sheet,
-                            row,
-                            &col,
-                            format!("range ends ({b}) before it starts ({a})"),
-                        );
-                        return None;
-                    }
-                    _ => {
-                        self.err(sheet, row, &col, bad(part));
-                        return None;
-                    }
-                },
-                None => match parse_list_date(part) {
-                    Some(d) => out.push(toml_date(d)),
-                    None => {
-                        self.err(sheet, row, &col, bad(part));
-                        return None;
-                    }
-                },
+        match parse_date_cell(&cell.text()) {
+            Ok(a) => Some(a),
+            Err(m) => {
+                self.err(sheet, row, &col, m);
+                None
             }
         }
-        Some(out)
     }
 
     fn nights(&mut self, sheet: &str, row: usize, (cell, col): (Cell, String)) -> Option<Array> {
@@ -323,7 +288,7 @@ impl Reading {
     }
 }
 
-fn toml_date(d: NaiveDate) -> toml_edit::Value {
+pub(crate) fn toml_date(d: NaiveDate) -> toml_edit::Value {
     let dt = toml_edit::Datetime {
         date: Some(toml_edit::Date {
             year: d.year() as u16,
@@ -334,6 +299,41 @@ fn toml_date(d: NaiveDate) -> toml_edit::Value {
         offset: None,
     };
     toml_edit::Value::from(dt)
+}
+
+/// A list of dates written in one cell or field: dates (DD/MM/YYYY or YYYY-MM-DD) and ranges
+/// ("A to B"), separated by ";", "," or new lines, as a TOML date list (ranges as
+/// `{ from, to }`); else what is wrong, in words.
+pub(crate) fn parse_date_cell(text: &str) -> Result<Array, String> {
+    let mut out = Array::new();
+    for part in text
+        .split([';', ',', '\n'])
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+    {
+        let bad = |p: &str| {
+            format!("`{p}` is not a date (DD/MM/YYYY or YYYY-MM-DD) or a range (DD/MM/YYYY to DD/MM/YYYY)")
+        };
+        match part.split_once(" to ") {
+            Some((a, b)) => match (parse_list_date(a.trim()), parse_list_date(b.trim())) {
+                (Some(a), Some(b)) if a <= b => {
+                    let mut t = InlineTable::new();
+                    t.insert("from", toml_date(a));
+                    t.insert("to", toml_date(b));
+                    out.push(t);
+                }
+                (Some(a), Some(b)) => {
+                    return Err(format!("range ends ({b}) before it starts ({a})"))
+                }
+                _ => return Err(bad(part)),
+            },
+            None => match parse_list_date(part) {
+                Some(d) => out.push(toml_date(d)),
+                None => return Err(bad(part)),
+            },
+        }
+    }
+    Ok(out)
 }
 
 /// The league file `base` with the workbook's teams (and its clubs and venues, when it has
@@ -608,7 +608,7 @@ fn team_rows(r: &mut Reading, s: &Sheet) -> (ArrayOfTables, Vec<String>) {
 }
 
 /// Consecutive dates written as ranges ("A to B" for three or more), the others one by one.
-fn date_cell(dates: &BTreeSet<NaiveDate>) -> String {
+pub(crate) fn date_cell(dates: &BTreeSet<NaiveDate>) -> String {
     let v: Vec<NaiveDate> = dates.iter().copied().collect();
     let mut parts = Vec::new();
     let mut i = 0;

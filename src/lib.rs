@@ -19,6 +19,7 @@
 
 pub mod batch;
 pub mod check;
+pub mod edit;
 pub mod files;
 pub mod formats;
 pub mod formulate;

@@ -37,6 +37,10 @@ pub struct Args {
     /// Mark the session cookie Secure (when served behind HTTPS).
     #[arg(long)]
     secure_cookies: bool,
+    /// Accounts only from `--create-user`: the login page offers no "create an account" form
+    /// (for a service run for one league's committee).
+    #[arg(long)]
+    no_signup: bool,
     /// Create an account with this name (password from FIXTURES_PASSWORD, else random), print
     /// its password and an API token, and exit.
     #[arg(long, value_name = "NAME")]
@@ -57,6 +61,7 @@ pub fn run(a: Args) -> Result<(), CliError> {
         keep_days: a.keep_days.max(1),
         lease: a.lease.max(2),
         secure_cookies: a.secure_cookies,
+        signup: !a.no_signup,
     };
     let fail = |e: String| CliError::input(format!("error: {e}"));
     if let Some(name) = a.create_user {

@@ -75,23 +75,10 @@ pub(crate) async fn login_form(
             } else {
                 "The service failed; try again."
             };
-            return (status, page::login_page(Some(message))).into_response();
+            return (status, page::login_page(Some(message), app.cfg.signup)).into_response();
         }
     };
-    match app.store.create_session(&user, SESSION_DAYS).await {
-        Ok((token, _)) => (
-            StatusCode::SEE_OTHER,
-            [
-                (
-                    header::SET_COOKIE,
-                    session_cookie(&token, app.cfg.secure_cookies, SESSION_DAYS * 86_400),
-                ),
-                (header::LOCATION, HeaderValue::from_static("/")),
-            ],
-        )
-            .into_response(),
-        Err(e) => internal(e),
-    }
+    logged_in(&app, &user, "/").await
 }
 
 /// `POST /api/login` (JSON `name`, `password`): a new API token for scripts.
@@ -162,6 +149,116 @@ pub(crate) async fn accept_form(
         )
             .into_response(),
         Ok(None) => super::not_found(),
+        Err(e) => internal(e),
+    }
+}
+
+/// Accounts one address may create in `WINDOW` seconds.
+const MAX_SIGNUPS: i64 = 5;
+/// The shortest password accepted.
+const MIN_PASSWORD: usize = 10;
+
+/// `GET /signup`: the form to create an account (404 when the service allows none).
+pub(crate) async fn signup_page(State(app): State<Shared>) -> Response {
+    if !app.cfg.signup {
+        return super::not_found();
+    }
+    page::signup_page(None, "").into_response()
+}
+
+/// A new account, from the page's form.
+#[derive(Deserialize)]
+pub(crate) struct Signup {
+    name: String,
+    password: String,
+    again: String,
+}
+
+/// What is wrong with a new account's name or password, in words.
+fn signup_problem(s: &Signup) -> Option<String> {
+    let name = s.name.trim();
+    if name.is_empty() || name.chars().count() > 40 {
+        return Some("Choose a name of 1 to 40 characters.".into());
+    }
+    if name.chars().any(|c| c.is_control()) {
+        return Some("The name may not hold control characters.".into());
+    }
+    if s.password.chars().count() < MIN_PASSWORD {
+        return Some(format!(
+            "Choose a password of at least {MIN_PASSWORD} characters."
+        ));
+    }
+    if s.password != s.again {
+        return Some("The two passwords differ.".into());
+    }
+    None
+}
+
+/// `POST /signup`: creates the account and logs it in (then the league list). At most
+/// `MAX_SIGNUPS` accounts per address in 15 minutes.
+pub(crate) async fn signup(
+    State(app): State<Shared>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    Form(form): Form<Signup>,
+) -> Response {
+    if !app.cfg.signup {
+        return super::not_found();
+    }
+    let refuse = |status: StatusCode, m: &str| {
+        (status, page::signup_page(Some(m), form.name.trim())).into_response()
+    };
+    if let Some(m) = signup_problem(&form) {
+        return refuse(StatusCode::UNPROCESSABLE_ENTITY, &m);
+    }
+    let key = format!("signup:{}", addr.ip());
+    match app
+        .store
+        .login_failures(&key, crate::store::now() - WINDOW)
+        .await
+    {
+        Ok(n) if n >= MAX_SIGNUPS => {
+            return refuse(
+                StatusCode::TOO_MANY_REQUESTS,
+                "Too many accounts created from here: try again in 15 minutes.",
+            )
+        }
+        Ok(_) => {}
+        Err(e) => return internal(e),
+    }
+    if let Err(e) = app.store.login_failed(&key).await {
+        return internal(e);
+    }
+    let user = match app
+        .store
+        .create_user(form.name.trim(), &form.password)
+        .await
+    {
+        Ok(Some(u)) => u,
+        Ok(None) => {
+            return refuse(
+                StatusCode::CONFLICT,
+                "That name is taken: choose another, or log in.",
+            )
+        }
+        Err(e) => return internal(e),
+    };
+    logged_in(&app, &user, "/leagues").await
+}
+
+/// A new session for `user`: its cookie, and on to `to`.
+async fn logged_in(app: &Shared, user: &crate::store::User, to: &'static str) -> Response {
+    match app.store.create_session(user, SESSION_DAYS).await {
+        Ok((token, _)) => (
+            StatusCode::SEE_OTHER,
+            [
+                (
+                    header::SET_COOKIE,
+                    session_cookie(&token, app.cfg.secure_cookies, SESSION_DAYS * 86_400),
+                ),
+                (header::LOCATION, HeaderValue::from_static(to)),
+            ],
+        )
+            .into_response(),
         Err(e) => internal(e),
     }
 }

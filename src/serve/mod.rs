@@ -14,6 +14,7 @@
 
 mod api;
 mod auth;
+mod editor;
 mod page;
 pub mod worker;
 
@@ -54,6 +55,8 @@ pub struct Config {
     pub lease: i64,
     /// Send cookies with `Secure` (behind HTTPS).
     pub secure_cookies: bool,
+    /// Whether anyone may create an account from the login page (rate-limited per address).
+    pub signup: bool,
 }
 
 impl Config {
@@ -193,6 +196,24 @@ fn router(app: Shared) -> Router {
         .route("/", get(page::home))
         .route("/login", post(auth::login_form))
         .route("/logout", post(auth::logout))
+        .route("/signup", get(auth::signup_page).post(auth::signup))
+        .route("/leagues", get(editor::list).post(editor::create))
+        .route("/leagues/upload", post(editor::upload_new))
+        .route("/leagues/{id}", get(editor::overview))
+        .route("/leagues/{id}/league.toml", get(editor::download))
+        .route("/leagues/{id}/upload", post(editor::upload))
+        .route(
+            "/leagues/{id}/{section}",
+            get(editor::table_form).post(editor::save_table),
+        )
+        .route(
+            "/leagues/{id}/{section}/{item}",
+            get(editor::item_form).post(editor::save_item),
+        )
+        .route(
+            "/leagues/{id}/{section}/{item}/delete",
+            post(editor::delete_item),
+        )
         .route(
             "/invite/{token}",
             get(page::invitation).post(auth::accept_form),

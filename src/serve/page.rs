@@ -7,7 +7,7 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 
 /// Escapes text for HTML.
-fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -21,22 +21,76 @@ input { font-size: 1em; padding: 0.3em; width: 100%; max-width: 20em; }
 button { display: block; font-size: 1em; padding: 0.4em 1.2em; margin-top: 0.8em; }
 .error { color: #b71c1c; }";
 
-fn small_page(title: &str, body: &str) -> String {
+/// The editor's style: fields stacked, errors next to them, month calendars that wrap on a
+/// phone.
+const WIDE_STYLE: &str = "body { font-family: system-ui, sans-serif; margin: 1em; color: #222; max-width: 60em; }
+label { display: block; margin: 0.6em 0 0.2em; }
+label.inline { display: inline-block; margin: 0.2em 0.8em 0.2em 0; }
+input, select, textarea { font-size: 1em; padding: 0.3em; width: 100%; max-width: 28em; box-sizing: border-box; }
+input[type=checkbox] { width: auto; }
+textarea { font-family: ui-monospace, monospace; }
+button { display: block; font-size: 1em; padding: 0.5em 1.2em; margin-top: 0.8em; }
+button.danger { color: #b71c1c; }
+nav a { margin-right: 1em; }
+.row { display: flex; gap: 1em; flex-wrap: wrap; align-items: center; }
+.muted, .help { color: #666; font-size: 0.9em; }
+.field { margin-bottom: 0.8em; }
+.has-error input, .has-error select, .has-error textarea { border: 2px solid #b71c1c; }
+.error, .field-error { color: #b71c1c; }
+.field-error p { margin: 0.2em 0; }
+.todo { background: #fff8e1; padding: 0.2em 1em; }
+fieldset { border: 1px solid #ccc; margin: 0.6em 0; }
+.months { display: flex; flex-wrap: wrap; gap: 0.8em; }
+table.month { border-collapse: collapse; font-size: 0.85em; }
+table.month caption { font-weight: 600; text-align: left; }
+table.month td, table.month th { text-align: center; padding: 0; width: 2.2em; }
+table.month label { display: block; margin: 0; padding: 0.15em 0; cursor: pointer; }
+table.month input { display: block; margin: 0 auto; width: 1.1em; height: 1.1em; }
+table.month input:checked + span { font-weight: 700; color: #b71c1c; }
+.count.over { color: #b71c1c; font-weight: 700; }
+ul.items { columns: 14em; }";
+
+/// A page with the editor's style.
+pub(crate) fn small_page_wide(title: &str, body: &str) -> String {
+    page_with(WIDE_STYLE, title, body)
+}
+
+/// A whole page: no resources from the network, sized for a phone.
+fn page_with(style: &str, title: &str, body: &str) -> String {
     format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n",
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{style}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n",
         esc(title)
     )
 }
 
+fn small_page(title: &str, body: &str) -> String {
+    page_with(STYLE, title, body)
+}
+
 /// The login page, with a message when a login failed.
-pub(crate) fn login_page(message: Option<&str>) -> Html<String> {
+pub(crate) fn login_page(message: Option<&str>, signup: bool) -> Html<String> {
     let message = message.map_or(String::new(), |m| {
         format!("<p class=\"error\" role=\"alert\">{}</p>", esc(m))
     });
     Html(small_page(
         "fixtures — log in",
         &format!(
-            "<h1>fixtures</h1>\n<p>Log in to build and solve your league's fixtures.</p>\n{message}\n<form method=\"post\" action=\"/login\">\n<label for=\"name\">Name</label>\n<input id=\"name\" name=\"name\" autocomplete=\"username\" required>\n<label for=\"password\">Password</label>\n<input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"current-password\" required>\n<button type=\"submit\">Log in</button>\n</form>"
+            "<h1>fixtures</h1>\n<p>Log in to build and solve your league's fixtures.</p>\n{message}\n<form method=\"post\" action=\"/login\">\n<label for=\"name\">Name</label>\n<input id=\"name\" name=\"name\" autocomplete=\"username\" required>\n<label for=\"password\">Password</label>\n<input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"current-password\" required>\n<button type=\"submit\">Log in</button>\n</form>{}",
+            if signup { "\n<p><a href=\"/signup\">Create an account</a></p>" } else { "" }
+        ),
+    ))
+}
+
+/// The form to create an account, with a message when one was refused.
+pub(crate) fn signup_page(message: Option<&str>, name: &str) -> Html<String> {
+    let message = message.map_or(String::new(), |m| {
+        format!("<p class=\"error\" role=\"alert\">{}</p>", esc(m))
+    });
+    Html(small_page(
+        "fixtures — create an account",
+        &format!(
+            "<h1>Create an account</h1>\n<p>One account per secretary: your leagues are yours alone, and you invite your committee to read them.</p>\n{message}\n<form method=\"post\" action=\"/signup\">\n<label for=\"name\">Name</label>\n<input id=\"name\" name=\"name\" value=\"{}\" autocomplete=\"username\" required maxlength=\"40\">\n<label for=\"password\">Password (at least 10 characters)</label>\n<input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"new-password\" required minlength=\"10\">\n<label for=\"again\">Password again</label>\n<input id=\"again\" name=\"again\" type=\"password\" autocomplete=\"new-password\" required>\n<button type=\"submit\">Create the account</button>\n</form>\n<p><a href=\"/\">Log in instead</a></p>",
+            esc(name)
         ),
     ))
 }
@@ -53,7 +107,7 @@ pub(crate) async fn home(State(app): State<Shared>, headers: HeaderMap) -> Respo
             )
             .into_response()
         }
-        Ok(None) => login_page(None).into_response(),
+        Ok(None) => login_page(None, app.cfg.signup).into_response(),
         Err(e) => super::internal(e),
     }
 }
@@ -77,7 +131,7 @@ pub(crate) async fn invitation(
         .into_response(),
         Ok(None) => (
             StatusCode::UNAUTHORIZED,
-            login_page(Some("Log in first, then open the invitation link again.")),
+            login_page(Some("Log in first, then open the invitation link again."), app.cfg.signup),
         )
             .into_response(),
         Err(e) => super::internal(e),
@@ -121,7 +175,8 @@ fieldset { border: 1px solid #ccc; margin: 0.8em 0; }
   <button type="submit">Log out</button>
 </form>
 <h1>fixtures</h1>
-<p class="muted">Paste or upload a league file (TOML), set a time limit, and solve. The fixture list,
+<p><a href="/leagues">Your leagues: build one with forms, no TOML needed</a></p>
+<p class="muted">Paste or upload a league file (TOML), or open one of your leagues, set a time limit, and solve. The fixture list,
 a published report with division grids and team calendars, and phone calendars are ready when it ends.</p>
 <div class="row">
   <label for="file">League file</label>
@@ -193,6 +248,14 @@ a published report with division grids and team calendars, and phone calendars a
 <script>
 const $ = (id) => document.getElementById(id);
 const csrf = document.querySelector('meta[name="csrf"]').content;
+const opened = new URLSearchParams(location.search).get("league");
+if (opened) (async () => {
+  const r = await fetch(`/api/leagues/${encodeURIComponent(opened)}`);
+  if (!r.ok) { $("errors").textContent = "That league is not yours or no longer exists."; return; }
+  const l = await r.json();
+  const v = await fetch(`/api/leagues/${l.id}/versions/${l.versions}`);
+  if (v.ok) { $("league").value = await v.text(); $("state").textContent = `${l.name}, version ${l.versions}`; }
+})();
 $("file").addEventListener("change", async (e) => {
   const f = e.target.files[0];
   if (f) $("league").value = await f.text();

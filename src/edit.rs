@@ -1,0 +1,1233 @@
+//! Editing a league file through forms: one section per part of the league (season, rules,
+//! goals, venues, clubs, divisions, teams), each a list of fields over the keys of one TOML
+//! table. A form is read from the file and written back into it in place (`toml_edit`), so
+//! every key, comment and table the form does not show is kept as it was; the file stays the
+//! exchange format. Nothing is returned unless the whole league file is valid; its errors come
+//! back in the loader's own words, each next to the field of its key when it is about the item
+//! being edited, the others for the top of the form.
+
+use crate::check::parse_list_date;
+use crate::import::{date_cell, parse_date_cell, toml_date};
+use crate::model::{parse_league, parse_weekday, InputError, Problem};
+use chrono::NaiveDate;
+use std::collections::{BTreeMap, BTreeSet};
+use toml_edit::{value, Array, ArrayOfTables, DocumentMut, InlineTable, Item, Table, Value};
+
+/// What a field holds, and so how it is shown and read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A line of text.
+    Text,
+    /// A whole number.
+    Whole,
+    /// A number.
+    Number,
+    /// Yes, no, or the league's default.
+    Flag,
+    /// One date.
+    Date,
+    /// Dates and ranges typed in one field (DD/MM/YYYY or YYYY-MM-DD, "A to B").
+    Dates,
+    /// Dates picked on a month calendar of the season.
+    Calendar,
+    /// Weekdays ticked.
+    Nights,
+    /// A time of day, "HH:MM".
+    Time,
+    /// One of a list (see [`Field::choices`]).
+    Choice,
+    /// "date = number" lines (a venue's capacity on given dates).
+    PerDate,
+}
+
+/// Where a choice's options come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Choices {
+    /// Not a choice.
+    None,
+    /// The league's venues.
+    Venues,
+    /// The league's clubs.
+    Clubs,
+    /// The league's divisions.
+    Divisions,
+    /// Division formats.
+    Formats,
+}
+
+/// One field of a form: a key of the section's table.
+#[derive(Debug, Clone, Copy)]
+pub struct Field {
+    /// The TOML key (and the form field's name).
+    pub key: &'static str,
+    /// The label shown.
+    pub label: &'static str,
+    /// What it holds.
+    pub kind: Kind,
+    /// A line of help under the field.
+    pub help: &'static str,
+    /// Whether the league file needs it.
+    pub required: bool,
+    /// A choice's options.
+    pub choices: Choices,
+}
+
+const fn f(key: &'static str, label: &'static str, kind: Kind, help: &'static str) -> Field {
+    Field {
+        key,
+        label,
+        kind,
+        help,
+        required: false,
+        choices: Choices::None,
+    }
+}
+
+const fn required(mut field: Field) -> Field {
+    field.required = true;
+    field
+}
+
+const fn choice(mut field: Field, choices: Choices) -> Field {
+    field.choices = choices;
+    field
+}
+
+/// Where a section's table is in the league file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// The top-level keys.
+    Top,
+    /// A table such as `[rules]`.
+    Table(&'static str),
+    /// An array of tables such as `[[team]]`: one form per item.
+    Array(&'static str),
+}
+
+/// A part of the league with its form.
+#[derive(Debug, Clone, Copy)]
+pub struct Section {
+    /// Its name in URLs ("team").
+    pub name: &'static str,
+    /// Its title ("Teams").
+    pub title: &'static str,
+    /// One item's title ("team").
+    pub item: &'static str,
+    /// Its table.
+    pub place: Place,
+    /// Its fields.
+    pub fields: &'static [Field],
+}
+
+/// The formats a division may have.
+pub const FORMATS: &[(&str, &str)] = &[
+    ("single", "single round robin (each pair once)"),
+    ("double", "double round robin (home and away)"),
+    (
+        "auto",
+        "double up to the rules' double_up_to teams, else single",
+    ),
+    ("pools", "pools (4NCL)"),
+    ("swiss", "Swiss pairing"),
+];
+
+/// Every section, in the order the league file describes a season.
+pub const SECTIONS: &[Section] = &[
+    Section {
+        name: "season",
+        title: "Season",
+        item: "season",
+        place: Place::Top,
+        fields: &[
+            required(f("name", "League name", Kind::Text, "")),
+            required(f("start", "First day of the season", Kind::Date, "")),
+            required(f("end", "Last day of the season", Kind::Date, "")),
+            f(
+                "closed",
+                "Dates with no matches (e.g. Christmas)",
+                Kind::Dates,
+                "Dates and ranges: 24/12/2026; 19/12/2026 to 03/01/2027",
+            ),
+            f(
+                "timezone",
+                "Time zone",
+                Kind::Text,
+                "For calendars; default Europe/London",
+            ),
+        ],
+    },
+    Section {
+        name: "rules",
+        title: "Rules",
+        item: "rules",
+        place: Place::Table("rules"),
+        fields: &[
+            f(
+                "min_days_between",
+                "Fewest days between two matches of a team",
+                Kind::Whole,
+                "",
+            ),
+            f(
+                "max_unavailable",
+                "Most unavailable dates a team may declare",
+                Kind::Whole,
+                "Sussex rule 2.5: 15",
+            ),
+            f(
+                "home_away_balance",
+                "Largest difference between a team's home and away matches",
+                Kind::Whole,
+                "",
+            ),
+            f(
+                "max_consecutive_weeks",
+                "Most weeks in a row a team may play",
+                Kind::Whole,
+                "",
+            ),
+            f(
+                "same_club_first",
+                "Teams of one club meet first",
+                Kind::Flag,
+                "",
+            ),
+            f(
+                "latest_internal_date",
+                "Latest date for matches between teams of one club",
+                Kind::Date,
+                "",
+            ),
+            f(
+                "double_up_to",
+                "Divisions of \"auto\" format play home and away up to this many teams",
+                Kind::Whole,
+                "Default 7",
+            ),
+            f(
+                "max_club_teams_per_division",
+                "Most teams of one club in a division",
+                Kind::Whole,
+                "",
+            ),
+        ],
+    },
+    Section {
+        name: "weights",
+        title: "Goals",
+        item: "goals",
+        place: Place::Table("weights"),
+        fields: &[
+            f(
+                "breaks",
+                "Weight of a break (two home or two away matches in a row)",
+                Kind::Number,
+                "",
+            ),
+            f(
+                "avoid",
+                "Weight of a match on a date a team would rather avoid",
+                Kind::Number,
+                "",
+            ),
+            f(
+                "long_rest",
+                "Weight of a long wait between matches",
+                Kind::Number,
+                "",
+            ),
+            f(
+                "long_rest_days",
+                "A wait longer than this many days is long",
+                Kind::Whole,
+                "",
+            ),
+            f("short_rest", "Weight of a short wait", Kind::Number, ""),
+            f(
+                "short_rest_days",
+                "A wait shorter than this many days is short",
+                Kind::Whole,
+                "",
+            ),
+            f(
+                "spread",
+                "Weight of uneven spread of a team's matches",
+                Kind::Number,
+                "",
+            ),
+            f(
+                "spread_max",
+                "Spread tolerated before it counts",
+                Kind::Number,
+                "",
+            ),
+            f(
+                "winter",
+                "Weight of matches bunched in winter",
+                Kind::Number,
+                "",
+            ),
+        ],
+    },
+    Section {
+        name: "venue",
+        title: "Venues",
+        item: "venue",
+        place: Place::Array("venue"),
+        fields: &[
+            required(f("name", "Venue name", Kind::Text, "")),
+            f(
+                "capacity",
+                "Matches it can hold on one night",
+                Kind::Whole,
+                "Default 1",
+            ),
+            f(
+                "capacity_on",
+                "Capacity on given dates",
+                Kind::PerDate,
+                "One line per date: 05/11/2026 = 2",
+            ),
+            f(
+                "closed",
+                "Dates it is closed",
+                Kind::Dates,
+                "Dates and ranges",
+            ),
+            f(
+                "start_time",
+                "Matches start at",
+                Kind::Time,
+                "HH:MM, e.g. 19:30",
+            ),
+        ],
+    },
+    Section {
+        name: "club",
+        title: "Clubs",
+        item: "club",
+        place: Place::Array("club"),
+        fields: &[
+            required(f("name", "Club name", Kind::Text, "")),
+            choice(f("venue", "Venue", Kind::Choice, ""), Choices::Venues),
+            f("nights", "Club nights", Kind::Nights, ""),
+            f(
+                "start",
+                "Plays no home match before (late start)",
+                Kind::Date,
+                "",
+            ),
+            f("start_time", "Home matches start at", Kind::Time, "HH:MM"),
+            f(
+                "unavailable",
+                "Dates all its teams cannot play",
+                Kind::Dates,
+                "Dates and ranges",
+            ),
+            f(
+                "unavailable_away",
+                "Dates its teams cannot play away",
+                Kind::Dates,
+                "",
+            ),
+            f(
+                "home_dates",
+                "The only dates it can host",
+                Kind::Dates,
+                "Leave empty to host on its nights",
+            ),
+            f("max_home_dates", "Most dates it hosts", Kind::Whole, ""),
+        ],
+    },
+    Section {
+        name: "division",
+        title: "Divisions",
+        item: "division",
+        place: Place::Array("division"),
+        fields: &[
+            required(f("name", "Division name", Kind::Text, "")),
+            choice(
+                f("format", "Format", Kind::Choice, "Default: single"),
+                Choices::Formats,
+            ),
+            f(
+                "rounds",
+                "Round dates (compact divisions)",
+                Kind::Dates,
+                "All the division's matches of a round on one date",
+            ),
+            choice(
+                f(
+                    "venue",
+                    "Central venue",
+                    Kind::Choice,
+                    "All its matches there",
+                ),
+                Choices::Venues,
+            ),
+        ],
+    },
+    Section {
+        name: "team",
+        title: "Teams",
+        item: "team",
+        place: Place::Array("team"),
+        fields: &[
+            required(f("name", "Team name", Kind::Text, "")),
+            required(choice(f("club", "Club", Kind::Choice, ""), Choices::Clubs)),
+            required(choice(
+                f("division", "Division", Kind::Choice, ""),
+                Choices::Divisions,
+            )),
+            f("rating", "Rating", Kind::Number, "e.g. its average rating"),
+            choice(
+                f("venue", "Venue", Kind::Choice, "Default: its club's"),
+                Choices::Venues,
+            ),
+            f(
+                "nights",
+                "Match nights",
+                Kind::Nights,
+                "Default: its club's",
+            ),
+            f(
+                "unavailable",
+                "Dates it cannot play",
+                Kind::Calendar,
+                "Its club's dates count too",
+            ),
+            f(
+                "avoid",
+                "Dates it would rather not play",
+                Kind::Calendar,
+                "",
+            ),
+            f(
+                "unavailable_away",
+                "Dates it cannot play away",
+                Kind::Dates,
+                "",
+            ),
+            f("start", "Plays no match before", Kind::Date, ""),
+            choice(
+                f("joint_with", "Entered jointly with club", Kind::Choice, ""),
+                Choices::Clubs,
+            ),
+        ],
+    },
+];
+
+/// The section of that name.
+pub fn section(name: &str) -> Option<&'static Section> {
+    SECTIONS.iter().find(|s| s.name == name)
+}
+
+/// What is wrong with a submitted form: messages per field, and the others.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FormErrors {
+    /// Field key → messages.
+    pub fields: BTreeMap<String, Vec<String>>,
+    /// Messages about the league as a whole, or other parts of it.
+    pub general: Vec<String>,
+}
+
+impl FormErrors {
+    fn field(&mut self, key: &str, message: String) {
+        self.fields
+            .entry(key.to_string())
+            .or_default()
+            .push(message);
+    }
+    fn general(message: String) -> Self {
+        FormErrors {
+            general: vec![message],
+            ..Default::default()
+        }
+    }
+    /// Whether nothing is wrong.
+    pub fn is_empty(&self) -> bool {
+        self.fields.is_empty() && self.general.is_empty()
+    }
+}
+
+/// A form's values: field key → the values posted (several for calendars and nights).
+pub type Values = BTreeMap<String, Vec<String>>;
+
+fn parse(text: &str) -> Result<DocumentMut, FormErrors> {
+    text.parse::<DocumentMut>()
+        .map_err(|e| FormErrors::general(format!("league.toml: {e}")))
+}
+
+/// The table of the section's item (`index` for an array), if there is one.
+fn table<'a>(doc: &'a DocumentMut, s: &Section, index: Option<usize>) -> Option<&'a Table> {
+    match s.place {
+        Place::Top => Some(doc.as_table()),
+        Place::Table(name) => doc.get(name)?.as_table(),
+        Place::Array(name) => doc.get(name)?.as_array_of_tables()?.get(index?),
+    }
+}
+
+/// The names of an array section's items, in file order.
+pub fn items(text: &str, s: &Section) -> Vec<String> {
+    let Ok(doc) = text.parse::<DocumentMut>() else {
+        return Vec::new();
+    };
+    let Place::Array(name) = s.place else {
+        return Vec::new();
+    };
+    doc.get(name)
+        .and_then(|i| i.as_array_of_tables())
+        .map(|a| {
+            a.iter()
+                .map(|t| {
+                    t.get("name")
+                        .and_then(|n| n.as_str())
+                        .unwrap_or("")
+                        .to_string()
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The names in an array of tables (venues, clubs, divisions), for choices.
+pub fn names(text: &str, array: &str) -> Vec<String> {
+    match SECTIONS
+        .iter()
+        .find(|s| matches!(s.place, Place::Array(a) if a == array))
+    {
+        Some(s) => items(text, s),
+        None => Vec::new(),
+    }
+}
+
+/// A date of the file: a TOML date or a string that reads as one.
+fn value_date(v: &Value) -> Option<NaiveDate> {
+    match v {
+        Value::Datetime(dt) => {
+            let d = dt.value().date?;
+            NaiveDate::from_ymd_opt(d.year as i32, d.month as u32, d.day as u32)
+        }
+        Value::String(s) => parse_list_date(s.value()),
+        _ => None,
+    }
+}
+
+/// The dates of a date list of the file (ranges expanded).
+pub fn item_dates(item: Option<&Item>) -> BTreeSet<NaiveDate> {
+    let mut out = BTreeSet::new();
+    let Some(a) = item.and_then(|i| i.as_array()) else {
+        return out;
+    };
+    for v in a.iter() {
+        match v {
+            Value::InlineTable(t) => {
+                let (Some(from), Some(to)) = (
+                    t.get("from").and_then(value_date),
+                    t.get("to").and_then(value_date),
+                ) else {
+                    continue;
+                };
+                out.extend(from.iter_days().take_while(|d| *d <= to));
+            }
+            other => out.extend(value_date(other)),
+        }
+    }
+    out
+}
+
+/// A value of the file as the form shows it.
+fn shown(item: Option<&Item>, kind: Kind) -> Vec<String> {
+    let Some(item) = item else {
+        return Vec::new();
+    };
+    match kind {
+        Kind::Dates => {
+            let d = item_dates(Some(item));
+            if d.is_empty() {
+                Vec::new()
+            } else {
+                vec![date_cell(&d)]
+            }
+        }
+        Kind::Calendar => item_dates(Some(item))
+            .iter()
+            .map(|d| d.to_string())
+            .collect(),
+        Kind::Nights => item
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str())
+                    .filter_map(|n| parse_weekday(n).map(|w| w.to_string()))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        Kind::Flag => match item.as_bool() {
+            Some(true) => vec!["yes".into()],
+            Some(false) => vec!["no".into()],
+            None => Vec::new(),
+        },
+        Kind::Date => item
+            .as_value()
+            .and_then(value_date)
+            .map(|d| vec![d.to_string()])
+            .unwrap_or_default(),
+        Kind::PerDate => {
+            let lines: Vec<String> = match item {
+                Item::Table(t) => t
+                    .iter()
+                    .map(|(k, v)| format!("{k} = {}", v.as_integer().unwrap_or(0)))
+                    .collect(),
+                Item::Value(Value::InlineTable(t)) => t
+                    .iter()
+                    .map(|(k, v)| format!("{k} = {}", v.as_integer().unwrap_or(0)))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            if lines.is_empty() {
+                Vec::new()
+            } else {
+                vec![lines.join("\n")]
+            }
+        }
+        Kind::Text | Kind::Time | Kind::Choice => item
+            .as_str()
+            .map(|s| vec![s.to_string()])
+            .unwrap_or_default(),
+        Kind::Whole | Kind::Number => item
+            .as_value()
+            .map(|v| match v {
+                Value::Integer(i) => i.value().to_string(),
+                Value::Float(x) => x.value().to_string(),
+                other => other.to_string().trim().to_string(),
+            })
+            .into_iter()
+            .collect(),
+    }
+}
+
+/// The form's values for the section's item as the file has them (`index` for an array
+/// section; `None` there gives an empty form for a new item).
+pub fn values(text: &str, s: &Section, index: Option<usize>) -> Values {
+    let mut out = Values::new();
+    let Ok(doc) = text.parse::<DocumentMut>() else {
+        return out;
+    };
+    let Some(t) = table(&doc, s, index) else {
+        return out;
+    };
+    for field in s.fields {
+        out.insert(field.key.to_string(), shown(t.get(field.key), field.kind));
+    }
+    out
+}
+
+/// The first non-empty value posted for a field.
+fn one<'a>(values: &'a Values, key: &str) -> &'a str {
+    values
+        .get(key)
+        .into_iter()
+        .flatten()
+        .map(|v| v.trim())
+        .find(|v| !v.is_empty())
+        .unwrap_or("")
+}
+
+/// A field's posted values as the item to write, `None` to remove the key (empty), or the
+/// message for the field.
+fn written(field: &Field, values: &Values) -> Result<Option<Item>, String> {
+    let text = one(values, field.key);
+    let all = || values.get(field.key).into_iter().flatten();
+    let item = match field.kind {
+        Kind::Calendar | Kind::Dates => {
+            let joined = if field.kind == Kind::Calendar {
+                let mut dates = BTreeSet::new();
+                for v in all().filter(|v| !v.trim().is_empty()) {
+                    dates.insert(parse_list_date(v.trim()).ok_or_else(|| {
+                        format!("`{}` is not a date (DD/MM/YYYY or YYYY-MM-DD)", v.trim())
+                    })?);
+                }
+                date_cell(&dates)
+            } else {
+                all().cloned().collect::<Vec<_>>().join("; ")
+            };
+            let a = parse_date_cell(&joined)?;
+            if a.is_empty() {
+                return Ok(None);
+            }
+            Item::Value(Value::Array(a))
+        }
+        Kind::Nights => {
+            let mut a = Array::new();
+            for n in all().map(|n| n.trim()).filter(|n| !n.is_empty()) {
+                let w = parse_weekday(n).ok_or_else(|| {
+                    format!("\"{n}\" is not a weekday (use Mon Tue Wed Thu Fri Sat Sun)")
+                })?;
+                a.push(w.to_string());
+            }
+            if a.is_empty() {
+                return Ok(None);
+            }
+            Item::Value(Value::Array(a))
+        }
+        _ if text.is_empty() => return Ok(None),
+        Kind::Text | Kind::Time | Kind::Choice => value(text),
+        Kind::Whole => value(
+            text.parse::<i64>()
+                .map_err(|_| format!("`{text}` is not a whole number"))?,
+        ),
+        Kind::Number => {
+            let x = text
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| format!("`{text}` is not a number"))?;
+            value(x)
+        }
+        Kind::Flag => match text {
+            "yes" => value(true),
+            "no" => value(false),
+            other => return Err(format!("`{other}` is not yes or no")),
+        },
+        Kind::Date => {
+            Item::Value(toml_date(parse_list_date(text).ok_or_else(|| {
+                format!("`{text}` is not a date (DD/MM/YYYY or YYYY-MM-DD)")
+            })?))
+        }
+        Kind::PerDate => {
+            let mut t = InlineTable::new();
+            for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+                let bad = || format!("`{line}` is not \"date = number\", like 05/11/2026 = 2");
+                let (d, n) = line.split_once(['=', ':']).ok_or_else(bad)?;
+                let d = parse_list_date(d.trim()).ok_or_else(bad)?;
+                let n = n.trim().parse::<i64>().map_err(|_| bad())?;
+                t.insert(d.to_string().as_str(), Value::from(n));
+            }
+            Item::Value(Value::InlineTable(t))
+        }
+    };
+    Ok(Some(item))
+}
+
+/// Where a name of each kind is referred to: (array of tables, key).
+fn references(s: &Section) -> &'static [(&'static str, &'static str)] {
+    match s.name {
+        "venue" => &[
+            ("club", "venue"),
+            ("team", "venue"),
+            ("division", "venue"),
+            ("neutral", "venue"),
+        ],
+        "club" => &[("team", "club"), ("team", "joint_with")],
+        "division" => &[("team", "division")],
+        "team" => &[
+            ("fixed", "home"),
+            ("fixed", "away"),
+            ("excluded", "home"),
+            ("excluded", "away"),
+            ("neutral", "home"),
+            ("neutral", "away"),
+            ("cup", "teams"),
+            ("cup", "finalists"),
+            ("cup", "zones"),
+        ],
+        _ => &[],
+    }
+}
+
+/// Renames `old` to `new` in a value: a string, or the strings of an array or of a table of
+/// arrays (cup zones).
+fn rename_in(item: &mut Item, old: &str, new: &str) {
+    fn in_value(v: &mut Value, old: &str, new: &str) {
+        match v {
+            Value::String(s) if s.value() == old => {
+                let decor = s.decor().clone();
+                *s = toml_edit::Formatted::new(new.to_string());
+                *s.decor_mut() = decor;
+            }
+            Value::Array(a) => a.iter_mut().for_each(|v| in_value(v, old, new)),
+            Value::InlineTable(t) => t.iter_mut().for_each(|(_, v)| in_value(v, old, new)),
+            _ => {}
+        }
+    }
+    match item {
+        Item::Value(v) => in_value(v, old, new),
+        Item::Table(t) => t.iter_mut().for_each(|(_, i)| rename_in(i, old, new)),
+        _ => {}
+    }
+}
+
+/// Carries a renamed venue, club, division or team through every place that names it.
+fn rename(doc: &mut DocumentMut, s: &Section, old: &str, new: &str) {
+    for (array, key) in references(s) {
+        let tables: Vec<&mut Table> = match doc.get_mut(array) {
+            Some(Item::ArrayOfTables(a)) => a.iter_mut().collect(),
+            Some(Item::Table(t)) => vec![t],
+            _ => Vec::new(),
+        };
+        for t in tables {
+            if let Some(i) = t.get_mut(key) {
+                rename_in(i, old, new);
+            }
+        }
+    }
+    if s.name == "team" {
+        // A joint team's `hosts` is keyed by opponent.
+        if let Some(Item::ArrayOfTables(teams)) = doc.get_mut("team") {
+            for t in teams.iter_mut() {
+                let Some(h) = t.get_mut("hosts") else {
+                    continue;
+                };
+                let table: Option<&mut dyn toml_edit::TableLike> = match h {
+                    Item::Table(t) => Some(t as &mut dyn toml_edit::TableLike),
+                    Item::Value(Value::InlineTable(t)) => Some(t as &mut dyn toml_edit::TableLike),
+                    _ => None,
+                };
+                if let Some(h) = table {
+                    if let Some(v) = h.remove(old) {
+                        h.insert(new, v);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Lines (1-based, inclusive) of the section's item in `text`: its table from its header to
+/// its last key; for the top-level keys, those before the first table.
+fn lines_of(text: &str, s: &Section, index: Option<usize>) -> Option<(usize, usize)> {
+    let doc = toml_edit::ImDocument::parse(text).ok()?;
+    let line = |offset: usize| text[..offset.min(text.len())].matches('\n').count() + 1;
+    let span = match s.place {
+        Place::Top => {
+            let first = doc
+                .as_table()
+                .iter()
+                .filter_map(|(_, i)| match i {
+                    Item::Table(t) => t.span().map(|r| r.start),
+                    Item::ArrayOfTables(a) => {
+                        a.iter().filter_map(|t| t.span()).map(|r| r.start).min()
+                    }
+                    _ => None,
+                })
+                .min()
+                .unwrap_or(text.len());
+            0..first
+        }
+        Place::Table(name) => doc.get(name)?.as_table()?.span()?,
+        Place::Array(name) => doc.get(name)?.as_array_of_tables()?.get(index?)?.span()?,
+    };
+    // A table's span starts at its header and ends after its last key's value.
+    let end = text[span.clone()].trim_end().len() + span.start;
+    Some((line(span.start), line(end.max(span.start))))
+}
+
+/// The key an error names, as a field of the section: `closed.from` → `closed`,
+/// `weights.spread` → `spread`, `capacity_on.2026-11-05` → `capacity_on`.
+fn field_key<'a>(s: &Section, key: &'a str) -> &'a str {
+    let key = match s.place {
+        Place::Table(name) => key
+            .strip_prefix(name)
+            .and_then(|k| k.strip_prefix('.'))
+            .unwrap_or(key),
+        _ => key,
+    };
+    key.split('.').next().unwrap_or(key)
+}
+
+/// Whether an error only says the league is not finished yet (no teams; a division with one
+/// team so far): a league being built through the forms passes through such states, so they
+/// are shown as what is left to do and do not stop an edit. A solve still refuses them.
+fn unfinished(e: &InputError) -> bool {
+    matches!(e.problem, Problem::NoOpponent { .. })
+        || (e.key == "team" && matches!(e.problem, Problem::Missing(_)))
+}
+
+/// What is left to do before the league can be solved (in the loader's words).
+pub fn pending(text: &str) -> Vec<String> {
+    match parse_league(text, "league.toml") {
+        Ok(_) => Vec::new(),
+        Err(e) => {
+            e.0.iter()
+                .filter(|e| unfinished(e))
+                .map(|e| e.problem.to_string())
+                .collect()
+        }
+    }
+}
+
+/// The errors of a league file that stop an edit (all but [`unfinished`] ones).
+fn blocking(text: &str) -> Vec<InputError> {
+    match parse_league(text, "league.toml") {
+        Ok(_) => Vec::new(),
+        Err(e) => e.0.into_iter().filter(|e| !unfinished(e)).collect(),
+    }
+}
+
+/// Validates a league file: its errors in the loader's words, those of the section's item
+/// next to their field.
+fn validate(text: &str, s: &Section, index: Option<usize>) -> Result<(), FormErrors> {
+    let errors = blocking(text);
+    if errors.is_empty() {
+        return Ok(());
+    }
+    let lines = lines_of(text, s, index);
+    let mut out = FormErrors::default();
+    for e in &errors {
+        let key = field_key(s, &e.key);
+        let ours = lines.is_some_and(|(a, b)| (a..=b).contains(&e.line))
+            && s.fields.iter().any(|f| f.key == key);
+        if ours {
+            out.field(key, e.problem.to_string());
+        } else {
+            out.general.push(e.to_string());
+        }
+    }
+    Err(out)
+}
+
+/// What an edit did, for the page to say.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edited {
+    /// The new league file.
+    pub text: String,
+    /// The item's name after the edit (for an array section).
+    pub name: String,
+    /// Its index after the edit.
+    pub index: Option<usize>,
+}
+
+/// The league file with the section's item set from the form (`index` `None` on an array
+/// section adds an item). A renamed venue, club, division or team is renamed wherever the
+/// file names it. Keys the form does not show are kept. Errors: each field's own, then the
+/// whole league's (nothing is returned unless the league file is valid).
+pub fn apply(
+    text: &str,
+    s: &Section,
+    index: Option<usize>,
+    form: &Values,
+) -> Result<Edited, FormErrors> {
+    let mut doc = parse(text)?;
+    let mut errors = FormErrors::default();
+    let mut items = Vec::new();
+    // A field whose value is what the file says is left as written there (its layout and
+    // comments kept).
+    let existing = !matches!(s.place, Place::Array(_)) || index.is_some();
+    let before = existing.then(|| values(text, s, index));
+    let repr = |i: &Result<Option<Item>, String>| match i {
+        Ok(Some(i)) => Some(i.to_string().trim().to_string()),
+        _ => None,
+    };
+    for field in s.fields {
+        let new = written(field, form);
+        if let (Some(b), Ok(Some(_))) = (&before, &new) {
+            if repr(&written(field, b)) == repr(&new) {
+                continue;
+            }
+        }
+        match new {
+            Ok(None) if field.required => {
+                errors.field(field.key, format!("{} is required", field.label))
+            }
+            Ok(item) => items.push((field.key, item)),
+            Err(m) => errors.field(field.key, m),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let old_name = table(&doc, s, index)
+        .and_then(|t| t.get("name"))
+        .and_then(|n| n.as_str())
+        .map(String::from);
+    let new_name = one(form, "name").to_string();
+    let (t, at) = match s.place {
+        Place::Top => (doc.as_table_mut(), None),
+        Place::Table(name) => {
+            if !doc.contains_key(name) {
+                doc[name] = Item::Table(Table::new());
+            }
+            let t = doc[name]
+                .as_table_mut()
+                .ok_or_else(|| FormErrors::general(format!("`{name}` is not a table")))?;
+            (t, None)
+        }
+        Place::Array(name) => {
+            if !doc.contains_key(name) {
+                doc[name] = Item::ArrayOfTables(ArrayOfTables::new());
+            }
+            let a = doc[name].as_array_of_tables_mut().ok_or_else(|| {
+                FormErrors::general(format!("`{name}` is not a list of [[{name}]] tables"))
+            })?;
+            let at = match index {
+                Some(i) if i < a.len() => i,
+                Some(_) => {
+                    return Err(FormErrors::general(format!(
+                        "that {} is no longer in the league",
+                        s.item
+                    )))
+                }
+                None => {
+                    a.push(Table::new());
+                    a.len() - 1
+                }
+            };
+            (a.get_mut(at).expect("index checked above"), Some(at))
+        }
+    };
+    for (key, item) in items {
+        match item {
+            Some(item) => match t.get_mut(key) {
+                // Keep the key's place and comments: replace its value only.
+                Some(slot) => {
+                    let decor = slot.as_value().map(|v| v.decor().clone());
+                    *slot = item;
+                    if let (Some(d), Some(v)) = (decor, slot.as_value_mut()) {
+                        *v.decor_mut() = d;
+                    }
+                }
+                None => {
+                    t.insert(key, item);
+                }
+            },
+            None => {
+                t.remove(key);
+            }
+        }
+    }
+    if let Some(old) = old_name.filter(|o| at.is_some() && *o != new_name && !new_name.is_empty()) {
+        rename(&mut doc, s, &old, &new_name);
+    }
+    let out = doc.to_string();
+    validate(&out, s, at)?;
+    Ok(Edited {
+        text: out,
+        name: new_name,
+        index: at,
+    })
+}
+
+/// The league file without an array section's item; refused (in the loader's words) when the
+/// league would not be valid without it, e.g. a club its teams still name.
+pub fn delete(text: &str, s: &Section, index: usize) -> Result<String, FormErrors> {
+    let mut doc = parse(text)?;
+    let Place::Array(name) = s.place else {
+        return Err(FormErrors::general(format!(
+            "the {} cannot be deleted",
+            s.item
+        )));
+    };
+    let Some(a) = doc.get_mut(name).and_then(|i| i.as_array_of_tables_mut()) else {
+        return Err(FormErrors::general(format!("no {} to delete", s.item)));
+    };
+    if index >= a.len() {
+        return Err(FormErrors::general(format!(
+            "that {} is no longer in the league",
+            s.item
+        )));
+    }
+    a.remove(index);
+    if a.is_empty() {
+        doc.remove(name);
+    }
+    let out = doc.to_string();
+    let errors = blocking(&out);
+    if !errors.is_empty() {
+        return Err(FormErrors {
+            fields: BTreeMap::new(),
+            general: errors.iter().map(|e| e.to_string()).collect(),
+        });
+    }
+    Ok(out)
+}
+
+/// The parts of the league file no form covers (cups, fixed fixtures, changes, ...): each
+/// with how many tables it has. The forms keep them as written.
+pub fn other_parts(text: &str) -> Vec<(String, usize)> {
+    let Ok(doc) = text.parse::<DocumentMut>() else {
+        return Vec::new();
+    };
+    let covered = |k: &str| {
+        SECTIONS.iter().any(|s| match s.place {
+            Place::Top => s.fields.iter().any(|f| f.key == k),
+            Place::Table(n) | Place::Array(n) => n == k,
+        })
+    };
+    doc.iter()
+        .filter(|(k, _)| !covered(k))
+        .map(|(k, i)| {
+            let n = match i {
+                Item::ArrayOfTables(a) => a.len(),
+                _ => 1,
+            };
+            (k.to_string(), n)
+        })
+        .collect()
+}
+
+/// A league file given whole (an upload): its name, or every error that stops it (in the
+/// loader's words; an unfinished league is accepted, see [`pending`]).
+pub fn accept(text: &str) -> Result<String, Vec<String>> {
+    let errors = blocking(text);
+    if !errors.is_empty() {
+        return Err(errors.iter().map(|e| e.to_string()).collect());
+    }
+    text.parse::<DocumentMut>()
+        .ok()
+        .and_then(|d| d.get("name")?.as_str().map(String::from))
+        .ok_or_else(|| vec!["league.toml: key `name`: the league has no name".to_string()])
+}
+
+/// A new league file: the season's name and dates only (errors by field).
+pub fn new_league(form: &Values) -> Result<String, FormErrors> {
+    let season = section("season").expect("the season section");
+    apply("", season, None, form).map(|e| e.text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LEAGUE: &str = r#"# A small league
+name = "Test League"
+start = 2026-10-05
+end = 2027-03-26
+closed = [{ from = 2026-12-19, to = 2027-01-03 }]
+
+[rules]
+max_unavailable = 3
+
+[[venue]]
+name = "Hall"
+
+[[club]]
+name = "Lewes"
+venue = "Hall"
+nights = ["Tue"]
+
+[[club]]
+name = "Hove"
+venue = "Hall"
+nights = ["Thu"]
+
+[[division]]
+name = "One"
+
+[[team]]
+name = "Lewes 1"
+club = "Lewes"
+division = "One"
+unavailable = [2026-10-06]
+
+[[team]]
+name = "Hove 1"
+club = "Hove"
+division = "One"
+
+[[fixed]]
+home = "Lewes 1"
+away = "Hove 1"
+date = 2026-10-13
+"#;
+
+    fn form(pairs: &[(&str, &str)]) -> Values {
+        let mut v = Values::new();
+        for (k, x) in pairs {
+            v.entry(k.to_string()).or_default().push(x.to_string());
+        }
+        v
+    }
+
+    #[test]
+    fn an_unchanged_form_changes_nothing_the_loader_sees() {
+        let before = parse_league(LEAGUE, "league.toml").unwrap();
+        for s in SECTIONS {
+            let indices: Vec<Option<usize>> = match s.place {
+                Place::Array(_) => (0..items(LEAGUE, s).len()).map(Some).collect(),
+                _ => vec![None],
+            };
+            for i in indices {
+                let v = values(LEAGUE, s, i);
+                let e = apply(LEAGUE, s, i, &v).unwrap();
+                let after = parse_league(&e.text, "league.toml").unwrap();
+                assert_eq!(before, after, "section {} item {i:?}", s.name);
+                assert!(e.text.contains("# A small league"));
+            }
+        }
+    }
+
+    #[test]
+    fn renaming_a_team_renames_its_fixtures() {
+        let s = section("team").unwrap();
+        let mut v = values(LEAGUE, s, Some(1));
+        v.insert("name".into(), vec!["Hove A".into()]);
+        let e = apply(LEAGUE, s, Some(1), &v).unwrap();
+        let l = parse_league(&e.text, "league.toml").unwrap();
+        assert!(l.team_by_name("Hove A").is_some());
+        assert_eq!(l.fixed.len(), 1);
+        assert!(e.text.contains("away = \"Hove A\""));
+    }
+
+    #[test]
+    fn errors_come_next_to_their_field_in_the_loaders_words() {
+        let s = section("team").unwrap();
+        let mut v = values(LEAGUE, s, Some(0));
+        v.insert(
+            "unavailable".into(),
+            ["2026-10-06", "2026-10-13", "2026-10-20", "2026-10-27"]
+                .iter()
+                .map(|d| d.to_string())
+                .collect(),
+        );
+        v.insert("rating".into(), vec!["strong".into()]);
+        let e = apply(LEAGUE, s, Some(0), &v).unwrap_err();
+        assert_eq!(e.fields["rating"], vec!["`strong` is not a number"]);
+        v.insert("rating".into(), vec!["1850".into()]);
+        let e = apply(LEAGUE, s, Some(0), &v).unwrap_err();
+        assert_eq!(
+            e.fields["unavailable"],
+            vec!["team \"Lewes 1\" declares 4 unavailable dates (with its club's); the league allows at most 3"]
+        );
+        assert!(e.general.is_empty(), "{e:?}");
+        // An error of another part of the league goes on top, with its line.
+        let c = section("club").unwrap();
+        let e = delete(LEAGUE, c, 0).unwrap_err();
+        assert!(e.general[0].contains("unknown club \"Lewes\""), "{e:?}");
+    }
+
+    #[test]
+    fn a_new_team_from_the_form() {
+        let s = section("team").unwrap();
+        let v = form(&[
+            ("name", "Hove 2"),
+            ("club", "Hove"),
+            ("division", "One"),
+            ("unavailable", "2026-11-05"),
+            ("unavailable", "2026-11-06"),
+            ("unavailable", "2026-11-07"),
+            ("nights", "Wed"),
+        ]);
+        let e = apply(LEAGUE, s, None, &v).unwrap();
+        assert_eq!(e.index, Some(2));
+        let l = parse_league(&e.text, "league.toml").unwrap();
+        let t = &l.teams[l.team_by_name("Hove 2").unwrap()];
+        assert_eq!(t.unavailable.len(), 3);
+        assert!(e.text.contains("{ from = 2026-11-05, to = 2026-11-07 }"));
+        let missing = apply(LEAGUE, s, None, &form(&[("name", "X")])).unwrap_err();
+        assert_eq!(missing.fields["club"], vec!["Club is required"]);
+    }
+
+    #[test]
+    fn a_new_league_needs_its_name_and_dates() {
+        let e = new_league(&form(&[("name", "L"), ("start", "05/10/2026")])).unwrap_err();
+        assert_eq!(e.fields["end"], vec!["Last day of the season is required"]);
+        let e = new_league(&form(&[
+            ("name", "L"),
+            ("start", "05/10/2026"),
+            ("end", "2026-09-01"),
+        ]))
+        .unwrap_err();
+        assert!(e.fields["end"][0].contains("is before `start`"), "{e:?}");
+    }
+}
