@@ -51,6 +51,8 @@ pub enum Choices {
     Clubs,
     /// The league's divisions.
     Divisions,
+    /// The league's teams.
+    Teams,
     /// Division formats.
     Formats,
 }
@@ -415,6 +417,28 @@ pub const SECTIONS: &[Section] = &[
             ),
         ],
     },
+    Section {
+        name: "fixed",
+        title: "Fixed fixtures",
+        item: "fixed fixture",
+        place: Place::Array("fixed"),
+        fields: &[
+            required(choice(
+                f("home", "Home team", Kind::Choice, ""),
+                Choices::Teams,
+            )),
+            required(choice(
+                f("away", "Away team", Kind::Choice, ""),
+                Choices::Teams,
+            )),
+            required(f(
+                "date",
+                "Date",
+                Kind::Date,
+                "A change the clubs agreed (rule 2.6), or a date the league sets",
+            )),
+        ],
+    },
 ];
 
 /// The section of that name.
@@ -480,10 +504,18 @@ pub fn items(text: &str, s: &Section) -> Vec<String> {
         .map(|a| {
             a.iter()
                 .map(|t| {
-                    t.get("name")
-                        .and_then(|n| n.as_str())
-                        .unwrap_or("")
-                        .to_string()
+                    let get = |k: &str| t.get(k).and_then(|n| n.as_str()).unwrap_or("");
+                    match (get("name"), get("home"), get("away")) {
+                        ("", home, away) if !home.is_empty() => {
+                            let date = t
+                                .get("date")
+                                .and_then(|d| d.as_value())
+                                .and_then(value_date)
+                                .map_or(String::new(), |d| format!(" on {d}"));
+                            format!("{home} v {away}{date}")
+                        }
+                        (name, ..) => name.to_string(),
+                    }
                 })
                 .collect()
         })

@@ -143,7 +143,18 @@ pub struct Change {
     pub reason: String,
 }
 
-fn why_moved(league: &League, (h, a, d): (TeamId, TeamId, NaiveDate)) -> String {
+fn why_moved(
+    league: &League,
+    (h, a, d): (TeamId, TeamId, NaiveDate),
+    new: (TeamId, TeamId, NaiveDate),
+) -> String {
+    let fixed_there = league
+        .fixed
+        .iter()
+        .any(|f| f.date == new.2 && key(league, f.home, f.away) == key(league, new.0, new.1));
+    if fixed_there {
+        return "fixed on its new date by the league file (a change the clubs agreed)".into();
+    }
     match league.playable(h, a, d) {
         Err(why) => format!(
             "its date is no longer possible: {}",
@@ -177,7 +188,7 @@ pub fn diff(league: &League, current: &FixtureList, new: &FixtureList) -> Vec<Ch
                 division: k.0,
                 old,
                 new: Some(n),
-                reason: why_moved(league, (r.home, r.away, r.date)),
+                reason: why_moved(league, (r.home, r.away, r.date), n),
             }),
             None => out.push(Change {
                 status: Status::Scratched,

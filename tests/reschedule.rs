@@ -178,3 +178,40 @@ fn batch_finishes_the_other_scenarios_when_one_is_broken() {
     assert!(again[0].status.starts_with("skipped"), "{:?}", again[0]);
     assert_eq!(again[2].moves, Some(0));
 }
+
+/// Rule 2.6 before publication: a change two clubs agreed to the draft, entered as a fixed
+/// fixture, is in the rerun on its new date with the reason said, and (on a date the rest of
+/// the draft allows, as `suggest` gives) nothing else moves.
+#[test]
+fn an_agreed_change_before_publication_moves_only_itself() {
+    let league = league(MID_DOWNS);
+    let csv = solve_valid(&league);
+    let list = check::parse_fixtures(&league, csv.as_bytes(), "draft.csv")
+        .unwrap()
+        .to_neutral(&league);
+    let m = list.matches[list.matches.len() / 2];
+    let options = fixtures::suggest::suggest(&league, &list, list.matches.len() / 2, league.start);
+    let agreed = options
+        .iter()
+        .find(|s| s.date != m.date)
+        .expect("a date the clubs could agree")
+        .date;
+    let mut edited = league.clone();
+    edited.fixed.push(fixtures::model::Fixed {
+        home: m.home,
+        away: m.away,
+        date: agreed,
+    });
+    let (new, changes) = rerun(&league, &edited, &csv, &league.start.to_string(), &[]);
+    let moved: Vec<_> = changes
+        .iter()
+        .filter(|c| c.status == Status::Moved)
+        .collect();
+    assert_eq!(moved.len(), 1, "{new}");
+    assert_eq!(moved[0].new.unwrap().2, agreed);
+    assert!(
+        moved[0].reason.contains("a change the clubs agreed"),
+        "{}",
+        moved[0].reason
+    );
+}

@@ -620,6 +620,7 @@ fn options(text: &str, choices: Choices) -> Vec<(String, String)> {
         Choices::Venues => names("venue"),
         Choices::Clubs => names("club"),
         Choices::Divisions => names("division"),
+        Choices::Teams => names("team"),
         Choices::Formats => edit::FORMATS
             .iter()
             .map(|(k, d)| (k.to_string(), format!("{k}: {d}")))
@@ -680,10 +681,10 @@ fn form_page(
     };
     let title = match (s.place, item) {
         (Place::Array(_), Some("new")) => format!("A new {}", s.item),
-        (Place::Array(_), _) => values
-            .get("name")
-            .and_then(|n| n.first())
-            .map_or_else(|| s.item.to_string(), |n| format!("{} {n}", s.item)),
+        (Place::Array(_), _) => values.get("name").and_then(|n| n.first()).map_or_else(
+            || capitalised(s.item),
+            |n| format!("{}: {n}", capitalised(s.item)),
+        ),
         _ => s.title.to_string(),
     };
     let action = match item {
@@ -961,3 +962,10 @@ fn calendar_html(key: &str, vals: &[String], cal: Option<&Calendar>, counts: boo
 
 /// Keeps each calendar's count up to date as days are ticked (the server counts again).
 const CALENDAR_SCRIPT: &str = "<script>\nfor (const cal of document.querySelectorAll('fieldset.calendar')) {\n  const count = cal.querySelector('p.count');\n  if (!count) continue;\n  const max = Number(count.dataset.max);\n  const update = () => {\n    const n = cal.querySelectorAll('input[type=checkbox]:checked').length;\n    count.querySelector('.n').textContent = n;\n    count.classList.toggle('over', max >= 0 && n > max);\n  };\n  cal.addEventListener('change', update);\n}\n</script>";
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map_or(String::new(), |f| {
+        f.to_uppercase().collect::<String>() + c.as_str()
+    })
+}

@@ -217,6 +217,20 @@ a published report with division grids and team calendars, and phone calendars a
     <button id="publish" type="button">Publish this list</button>
     <span id="published" class="muted"></span>
   </div>
+  <fieldset id="agreedPanel">
+    <legend>Clubs' agreed changes before publication (rule 2.6)</legend>
+    <p class="muted">Enter each change two clubs agreed to this draft; one rerun then moves as few
+    other fixtures as it can, and the changes stay in the league file as fixed fixtures.</p>
+    <div class="row">
+      <label for="agreedFixture">Fixture</label>
+      <select id="agreedFixture"></select>
+      <label for="agreedDate">New date</label>
+      <input type="date" id="agreedDate">
+      <button id="addAgreed" type="button">Add the change</button>
+    </div>
+    <ul id="agreedList"></ul>
+    <button id="rerunAgreed" type="button" hidden>Rerun with these changes</button>
+  </fieldset>
   <div class="row">
     <button id="invite" type="button">Invite a committee member</button>
     <span id="invitation" class="muted"></span>
@@ -240,9 +254,9 @@ a published report with division grids and team calendars, and phone calendars a
       <input type="date" id="changeDate">
       <button id="preview" type="button">Preview the rerun</button>
     </div>
-    <table id="diff"></table>
-    <button id="confirm" type="button" hidden>Confirm and publish</button>
   </div>
+  <table id="diff"></table>
+  <button id="confirm" type="button" hidden>Confirm and publish</button>
 </fieldset>
 <iframe id="report" title="report" hidden></iframe>
 <script>
@@ -273,6 +287,27 @@ $("import").addEventListener("click", async () => {
   $("league").value = body.league;
   $("imported").textContent = `Imported ${f.name}: the league file below has its teams.`;
 });
+// The rows of a CSV file (quoted fields with commas, quotes and line breaks read whole).
+function csvRows(text) {
+  const rows = []; let row = [], field = "", quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; }
+      else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") { row.push(field); field = ""; }
+    else if (c === "\n" || c === "\r") {
+      if (c === "\r" && text[i + 1] === "\n") i++;
+      row.push(field); field = ""; rows.push(row); row = [];
+    } else field += c;
+  }
+  if (field !== "" || row.length) { row.push(field); rows.push(row); }
+  return rows.filter((r) => r.length > 1 || r[0] !== "");
+}
+// Text safe inside HTML.
+const html = (t) => String(t).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 let timer = null;
 $("solve").addEventListener("click", async () => {
   $("errors").textContent = "";
@@ -323,6 +358,8 @@ function finished(id, s) {
   $("draftChoice").innerHTML = many ? Array.from({ length: s.drafts }, (_, i) => `<option value="${i + 1}">draft ${i + 1}</option>`).join("") : "";
   $("publish").textContent = many ? "Choose and publish this draft" : "Publish this list";
   $("publish").onclick = () => publish(id);
+  draftJob = id;
+  loadDraft();
 }
 $("invite").addEventListener("click", async () => {
   const r = await fetch(`/api/leagues/${leagueId}/invitations`, { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: "{}" });
@@ -345,10 +382,10 @@ async function showPublication(p) {
   $("published").innerHTML = `Version ${p.number} published: <a href="${p.url}" target="_blank">${location.origin}${p.url}</a>
     · <a href="${p.url}lms.csv" download="lms.csv">LMS import file</a>`;
   const csv = await (await fetch(`${p.url}fixtures.csv`)).text();
-  const rows = csv.trim().split("\n").slice(1).map((l) => l.split(","));
-  $("moveFixture").innerHTML = rows.map((f) => `<option value="${f[2]} v ${f[3]}">${f[0]} ${f[2]} v ${f[3]}</option>`).join("");
+  const rows = csvRows(csv).slice(1);
+  $("moveFixture").innerHTML = rows.map((f) => `<option value="${html(f[2])} v ${html(f[3])}">${html(f[0])} ${html(f[2])} v ${html(f[3])}</option>`).join("");
   const teams = [...new Set(rows.flatMap((f) => [f[2], f[3]]))].sort();
-  $("changeTeam").innerHTML = teams.map((t) => `<option>${t}</option>`).join("");
+  $("changeTeam").innerHTML = teams.map((t) => `<option>${html(t)}</option>`).join("");
   $("movePanel").hidden = false;
   $("moves").innerHTML = "";
 }
@@ -360,29 +397,33 @@ $("showMoves").addEventListener("click", async () => {
   const body = await r.json();
   if (!r.ok) { $("errors").textContent = body.error; return; }
   $("moves").innerHTML = `<tr><th>Date</th><th>Change</th><th>What it costs</th><th>Rule 2.6</th><th></th></tr>` +
-    body.moves.map((m, i) => `<tr><td>${m.date}</td><td>${m.change.toFixed(2)}</td><td>${m.costs.join("; ") || "no change for either team"}</td>
-      <td>${m.window || "-"}</td><td><button type="button" data-date="${m.date}" class="moveHere">Move here</button></td></tr>`).join("");
+    body.moves.map((m, i) => `<tr><td>${html(m.date)}</td><td>${m.change.toFixed(2)}</td><td>${html(m.costs.join("; ") || "no change for either team")}</td>
+      <td>${html(m.window || "-")}</td><td><button type="button" data-date="${m.date}" class="moveHere">Move here</button></td></tr>`).join("");
   for (const b of document.querySelectorAll(".moveHere")) b.onclick = () => move(fixture, b.dataset.date);
 });
 $("preview").addEventListener("click", async () => {
-  $("errors").textContent = ""; $("diff").innerHTML = ""; $("confirm").hidden = true;
   const team = $("changeTeam").value, date = $("changeDate").value;
   if (!date) { $("errors").textContent = "Give the date."; return; }
   // A postponement frees the date from the day itself; a withdrawal scratches from the date on.
   const spec = { league_id: leagueId, rerun_of: publication, from: date, time_limit: 10 };
   if ($("changeKind").value === "withdraw") spec.withdraw = [team]; else spec.unavailable = [`${team}=${date}`];
+  await rerunPreview(spec);
+});
+// Runs a rerun job, shows what it moves (and how many stay), and offers to publish it.
+async function rerunPreview(spec) {
+  $("errors").textContent = ""; $("diff").innerHTML = ""; $("confirm").hidden = true;
   const r = await fetch("/api/jobs", { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(spec) });
   const job = await r.json();
-  if (!r.ok) { $("errors").textContent = (job.messages || [job.error]).join("\n"); return; }
+  if (!r.ok) { $("errors").textContent = (job.messages || [job.error]).join("\n"); return false; }
   let s;
   do { await new Promise((ok) => setTimeout(ok, 500)); s = await (await fetch(`/api/jobs/${job.id}`)).json(); }
   while (["queued", "running"].includes(s.state));
-  if (s.state !== "done") { $("errors").textContent = (s.messages || [s.state]).join("\n"); return; }
+  if (s.state !== "done") { $("errors").textContent = (s.messages || [s.state]).join("\n"); return false; }
   const diff = await (await fetch(`/api/jobs/${job.id}/files/fixtures.diff.csv`)).text();
-  const lines = diff.trim().split("\n").map((l) => l.split(","));
+  const lines = csvRows(diff);
   const changed = lines.slice(1).filter((l) => l[0] !== "unchanged");
-  $("diff").innerHTML = `<tr>${lines[0].map((h) => `<th>${h}</th>`).join("")}</tr>` +
-    changed.map((l) => `<tr>${l.map((c) => `<td>${c}</td>`).join("")}</tr>`).join("") +
+  $("diff").innerHTML = `<tr>${lines[0].map((h) => `<th>${html(h)}</th>`).join("")}</tr>` +
+    changed.map((l) => `<tr>${l.map((c) => `<td>${html(c)}</td>`).join("")}</tr>`).join("") +
     `<tr><td colspan="${lines[0].length}">${lines.length - 1 - changed.length} fixtures unchanged</td></tr>`;
   $("confirm").hidden = false;
   $("confirm").onclick = async () => {
@@ -392,6 +433,39 @@ $("preview").addEventListener("click", async () => {
     $("confirm").hidden = true;
     showPublication(body);
   };
+  return true;
+}
+// Rule 2.6 before publication: the chosen draft's fixtures, the changes the clubs agreed.
+let draftJob = null, agreed = [];
+function draftUrl() {
+  return $("draftChoice").hidden ? `/api/jobs/${draftJob}/fixtures.csv` : `/api/jobs/${draftJob}/files/draft-${$("draftChoice").value}.csv`;
+}
+async function loadDraft() {
+  const csv = await (await fetch(draftUrl())).text();
+  const rows = csvRows(csv).slice(1);
+  $("agreedFixture").innerHTML = rows.map((f) => `<option value="${html(f[2])}\t${html(f[3])}">${html(f[0])} ${html(f[2])} v ${html(f[3])}</option>`).join("");
+  agreed = []; $("agreedList").innerHTML = ""; $("rerunAgreed").hidden = true;
+  return csv;
+}
+$("draftChoice").addEventListener("change", loadDraft);
+$("addAgreed").addEventListener("click", () => {
+  const [home, away] = $("agreedFixture").value.split("\t");
+  const date = $("agreedDate").value;
+  if (!date) { $("errors").textContent = "Give the agreed date."; return; }
+  agreed.push({ home, away, date });
+  $("agreedList").innerHTML = agreed.map((a) => `<li>${html(a.home)} v ${html(a.away)} on ${html(a.date)}</li>`).join("");
+  $("rerunAgreed").hidden = false;
+});
+$("rerunAgreed").addEventListener("click", async () => {
+  const csv = await (await fetch(draftUrl())).text();
+  const dates = csvRows(csv).slice(1).map((l) => l[0]).sort();
+  const quote = (t) => JSON.stringify(t);
+  const league = $("league").value.replace(/\s*$/, "\n") + agreed.map((a) =>
+    `\n[[fixed]]\nhome = ${quote(a.home)}\naway = ${quote(a.away)}\ndate = ${a.date}\n`).join("");
+  if (await rerunPreview({ league, current: csv, from: dates[0], time_limit: 10 })) {
+    $("league").value = league;
+    agreed = []; $("agreedList").innerHTML = ""; $("rerunAgreed").hidden = true;
+  }
 });
 async function move(fixture, date) {
   const req = { fixture, date };
@@ -399,7 +473,7 @@ async function move(fixture, date) {
   const r = await fetch(`/api/publications/${publication}/move`, { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(req) });
   const body = await r.json();
   if (!r.ok) { $("errors").textContent = [body.error].concat(body.messages || []).join("\n"); return; }
-  $("moved").innerHTML = `${fixture} moved to ${date}: <a href="${body.url}changes.csv" download="changes.csv">what changed</a>`;
+  $("moved").innerHTML = `${html(fixture)} moved to ${html(date)}: <a href="${body.url}changes.csv" download="changes.csv">what changed</a>`;
   showPublication(body);
 }
 </script>
