@@ -159,13 +159,7 @@ fn signup(s: &Server, name: &str) -> (String, String) {
         .unwrap()
         .to_string();
     let page = get(s, &cookie, "/").1;
-    let csrf = page
-        .split("<meta name=\"csrf\" content=\"")
-        .nth(1)
-        .and_then(|r| r.split('"').next())
-        .unwrap()
-        .to_string();
-    (cookie, csrf)
+    (cookie, common::service::csrf_of(&page))
 }
 
 fn get(s: &Server, cookie: &str, path: &str) -> (u16, String) {
@@ -220,33 +214,26 @@ fn a_league_built_with_the_forms_alone() {
     assert!(list.contains("Start a league"), "{list}");
 
     // The season, with a mistake first.
-    let (code, _, page) = post(
-        &s,
-        &cookie,
-        "/leagues",
-        &[
-            ("csrf", &csrf),
-            ("name", "Downs League"),
-            ("start", "2026-10-05"),
-            ("end", "2026-09-01"),
-        ],
-    );
+    let season = |end: &str| {
+        post(
+            &s,
+            &cookie,
+            "/leagues",
+            &[
+                ("csrf", &csrf),
+                ("name", "Downs League"),
+                ("start", "2026-10-05"),
+                ("end", end),
+            ],
+        )
+    };
+    let (code, _, page) = season("2026-09-01");
     assert_eq!(code, 422);
     assert!(
         field_error(&page, "end").contains("`end` (2026-09-01) is before `start` (2026-10-05)"),
         "{page}"
     );
-    let (code, location, _) = post(
-        &s,
-        &cookie,
-        "/leagues",
-        &[
-            ("csrf", &csrf),
-            ("name", "Downs League"),
-            ("start", "2026-10-05"),
-            ("end", "2027-03-26"),
-        ],
-    );
+    let (code, location, _) = season("2027-03-26");
     assert_eq!(code, 303);
     let league = location.trim_start_matches("/leagues/").to_string();
     let base = format!("/leagues/{league}");

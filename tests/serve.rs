@@ -305,13 +305,7 @@ fn browser_login(s: &Server, name: &str) -> (String, String) {
         .unwrap()
         .into_string()
         .unwrap();
-    let csrf = page
-        .split("<meta name=\"csrf\" content=\"")
-        .nth(1)
-        .and_then(|r| r.split('"').next())
-        .unwrap()
-        .to_string();
-    (cookie, csrf)
+    (cookie, common::service::csrf_of(&page))
 }
 
 #[test]

@@ -212,26 +212,13 @@ pub(crate) async fn create(
     headers: HeaderMap,
     Form(form): Form<Posted>,
 ) -> Response {
-    let c = match changing(&app, &headers, Some(&posted(&form, "csrf"))).await {
-        Ok(c) => c,
-        Err(r) => return r,
-    };
     let values = form_values(&form);
-    match edit::new_league(&values) {
-        Ok(text) => {
-            let name = edit::accept(&text).unwrap_or_default();
-            match app.store.create_league(&c.user, &name, &text).await {
-                Ok((id, _)) => see_other(&format!("/leagues/{id}")),
-                Err(e) => internal(e),
-            }
-        }
-        Err(errors) => {
-            let csrf = c.csrf.unwrap_or_default();
-            let mut r = list_page(&app, &c.user, &csrf, &errors, &values, "").await;
-            *r.status_mut() = StatusCode::UNPROCESSABLE_ENTITY;
-            r
-        }
-    }
+    let made = edit::new_league(&values).map_err(|e| Refused {
+        errors: e,
+        values: values.clone(),
+        upload: String::new(),
+    });
+    start_league(&app, &headers, &form, made).await
 }
 
 fn upload_error_list(errors: &[String]) -> String {
@@ -247,29 +234,50 @@ pub(crate) async fn upload_new(
     headers: HeaderMap,
     Form(form): Form<Posted>,
 ) -> Response {
-    let c = match changing(&app, &headers, Some(&posted(&form, "csrf"))).await {
+    let text = posted(&form, "toml");
+    let made = match edit::accept(&text) {
+        Ok(_) => Ok(text),
+        Err(e) => Err(Refused {
+            errors: FormErrors::default(),
+            values: Values::new(),
+            upload: upload_error_list(&e),
+        }),
+    };
+    start_league(&app, &headers, &form, made).await
+}
+
+/// Why a new league was refused: the season form's errors and values, or the upload's errors.
+struct Refused {
+    errors: FormErrors,
+    values: Values,
+    upload: String,
+}
+
+/// A new league of the caller's from `made` (then its page), or the list of leagues again
+/// with what was wrong (422).
+async fn start_league(
+    app: &Shared,
+    headers: &HeaderMap,
+    form: &Posted,
+    made: Result<String, Refused>,
+) -> Response {
+    let c = match changing(app, headers, Some(&posted(form, "csrf"))).await {
         Ok(c) => c,
         Err(r) => return r,
     };
-    let text = posted(&form, "toml");
-    match edit::accept(&text) {
-        Ok(name) => match app.store.create_league(&c.user, &name, &text).await {
-            Ok((id, _)) => see_other(&format!("/leagues/{id}")),
-            Err(e) => internal(e),
-        },
-        Err(errors) => {
+    match made {
+        Ok(text) => {
+            let name = edit::accept(&text).unwrap_or_default();
+            match app.store.create_league(&c.user, &name, &text).await {
+                Ok((id, _)) => see_other(&format!("/leagues/{id}")),
+                Err(e) => internal(e),
+            }
+        }
+        Err(r) => {
             let csrf = c.csrf.unwrap_or_default();
-            let mut r = list_page(
-                &app,
-                &c.user,
-                &csrf,
-                &FormErrors::default(),
-                &Values::new(),
-                &upload_error_list(&errors),
-            )
-            .await;
-            *r.status_mut() = StatusCode::UNPROCESSABLE_ENTITY;
-            r
+            let mut page = list_page(app, &c.user, &csrf, &r.errors, &r.values, &r.upload).await;
+            *page.status_mut() = StatusCode::UNPROCESSABLE_ENTITY;
+            page
         }
     }
 }

@@ -314,3 +314,12 @@ impl Drop for Worker {
         let _ = self.0.wait();
     }
 }
+
+/// The CSRF token a logged-in page carries in its `<meta name="csrf">`.
+pub fn csrf_of(page: &str) -> String {
+    page.split("<meta name=\"csrf\" content=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .expect("the page carries a CSRF token")
+        .to_string()
+}
