@@ -46,23 +46,29 @@ fn see_other(to: &str) -> Response {
         .into_response()
 }
 
-/// The logged-in user and their session's CSRF token, or the login page.
-async fn who(app: &Shared, headers: &HeaderMap) -> Result<(User, String), Response> {
+/// The logged-in user and their session's CSRF token; else `nobody` (the login page, or 404 on
+/// a page that names a league, as for one that does not exist).
+async fn who(
+    app: &Shared,
+    headers: &HeaderMap,
+    nobody: Response,
+) -> Result<(User, String), Response> {
     match caller(app, headers).await {
         Ok(Some(c)) => Ok((c.user, c.csrf.unwrap_or_default())),
-        Ok(None) => Err(see_other("/")),
+        Ok(None) => Err(nobody),
         Err(e) => Err(internal(e)),
     }
 }
 
-/// The logged-in user of a page that names a league; nobody logged in gets 404, as for a
-/// league that does not exist.
-async fn who_or_404(app: &Shared, headers: &HeaderMap) -> Result<(User, String), Response> {
-    match caller(app, headers).await {
-        Ok(Some(c)) => Ok((c.user, c.csrf.unwrap_or_default())),
-        Ok(None) => Err(not_found()),
-        Err(e) => Err(internal(e)),
-    }
+/// The league's latest version and the session's CSRF token, for the league's secretary
+/// logged in; 404 for anyone else, nobody and what does not exist alike.
+async fn secretary(
+    app: &Shared,
+    headers: &HeaderMap,
+    id: &str,
+) -> Result<(Version, String), Response> {
+    let (user, csrf) = who(app, headers, not_found()).await?;
+    Ok((owned(app, &user, id).await?, csrf))
 }
 
 /// The league's latest version, for its secretary; else 404 (for others, and for what does
@@ -115,7 +121,7 @@ const NAV: &str = "<nav class=\"row\"><a href=\"/\">Solve and publish</a> <a hre
 
 /// `GET /leagues`: the caller's leagues, a form for a new one and one to upload a league file.
 pub(crate) async fn list(State(app): State<Shared>, headers: HeaderMap) -> Response {
-    let (user, csrf) = match who(&app, &headers).await {
+    let (user, csrf) = match who(&app, &headers, see_other("/")).await {
         Ok(v) => v,
         Err(r) => return r,
     };
@@ -288,11 +294,7 @@ pub(crate) async fn overview(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    let (user, csrf) = match who_or_404(&app, &headers).await {
-        Ok(v) => v,
-        Err(r) => return r,
-    };
-    let v = match owned(&app, &user, &id).await {
+    let (v, csrf) = match secretary(&app, &headers, &id).await {
         Ok(v) => v,
         Err(r) => return r,
     };
@@ -393,12 +395,8 @@ pub(crate) async fn download(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    let (user, _) = match who_or_404(&app, &headers).await {
-        Ok(v) => v,
-        Err(r) => return r,
-    };
-    match owned(&app, &user, &id).await {
-        Ok(v) => (
+    match secretary(&app, &headers, &id).await {
+        Ok((v, _)) => (
             [
                 (
                     header::CONTENT_TYPE,
@@ -429,10 +427,7 @@ pub(crate) async fn upload(
     };
     let text = posted(&form, "toml");
     match edit::accept(&text) {
-        Ok(name) => match app.store.add_version(&id, &name, &text).await {
-            Ok(_) => see_other(&format!("/leagues/{id}")),
-            Err(e) => internal(e),
-        },
+        Ok(_) => saved(&app, &id, &text).await,
         Err(errors) => overview_page(
             &id,
             &v,
@@ -440,6 +435,21 @@ pub(crate) async fn upload(
             &upload_error_list(&errors),
             StatusCode::UNPROCESSABLE_ENTITY,
         ),
+    }
+}
+
+/// The section and item a URL names; `None` (answer 404) when it names none.
+fn target(section: &str, item: Option<&str>) -> Option<(&'static Section, Option<usize>)> {
+    let s = edit::section(section)?;
+    Some((s, item_index(s, item)?))
+}
+
+/// Stores `text` as the league's next version, then back to the league's page.
+async fn saved(app: &Shared, id: &str, text: &str) -> Response {
+    let name = edit::accept(text).unwrap_or_default();
+    match app.store.add_version(id, &name, text).await {
+        Ok(_) => see_other(&format!("/leagues/{id}")),
+        Err(e) => internal(e),
     }
 }
 
@@ -479,18 +489,11 @@ async fn show_form(
     section: &str,
     item: Option<&str>,
 ) -> Response {
-    let (user, csrf) = match who_or_404(app, headers).await {
+    let (v, csrf) = match secretary(app, headers, id).await {
         Ok(v) => v,
         Err(r) => return r,
     };
-    let v = match owned(app, &user, id).await {
-        Ok(v) => v,
-        Err(r) => return r,
-    };
-    let Some(s) = edit::section(section) else {
-        return not_found();
-    };
-    let Some(index) = item_index(s, item) else {
+    let Some((s, index)) = target(section, item) else {
         return not_found();
     };
     if let (Place::Array(_), Some(i)) = (s.place, index) {
@@ -543,24 +546,14 @@ async fn save(
         Ok(v) => v,
         Err(r) => return r,
     };
-    let Some(s) = edit::section(section) else {
-        return not_found();
-    };
-    let Some(index) = item_index(s, item) else {
+    let Some((s, index)) = target(section, item) else {
         return not_found();
     };
     let values = form_values(form);
     match edit::apply(&v.toml, s, index, &values) {
-        Ok(e) => {
-            let name = edit::accept(&e.text).unwrap_or_default();
-            if e.text == v.toml {
-                return see_other(&format!("/leagues/{id}"));
-            }
-            match app.store.add_version(id, &name, &e.text).await {
-                Ok(_) => see_other(&format!("/leagues/{id}")),
-                Err(err) => internal(err),
-            }
-        }
+        // Nothing changed: no new version.
+        Ok(e) if e.text == v.toml => see_other(&format!("/leagues/{id}")),
+        Ok(e) => saved(app, id, &e.text).await,
         Err(errors) => form_page(
             id,
             &v,
@@ -585,20 +578,11 @@ pub(crate) async fn delete_item(
         Ok(v) => v,
         Err(r) => return r,
     };
-    let Some(s) = edit::section(&section) else {
-        return not_found();
-    };
-    let Some(Some(index)) = item_index(s, Some(&item)) else {
+    let Some((s, Some(index))) = target(&section, Some(&item)) else {
         return not_found();
     };
     match edit::delete(&v.toml, s, index) {
-        Ok(text) => {
-            let name = edit::accept(&text).unwrap_or_default();
-            match app.store.add_version(&id, &name, &text).await {
-                Ok(_) => see_other(&format!("/leagues/{id}")),
-                Err(e) => internal(e),
-            }
-        }
+        Ok(text) => saved(&app, &id, &text).await,
         Err(errors) => {
             let values = edit::values(&v.toml, s, Some(index));
             form_page(
