@@ -48,12 +48,7 @@ fn attempt(league: &League, cand: &Candidates, seed: u64) -> Option<Vec<usize>> 
         .collect();
     order.sort_unstable();
     let mut queue: std::collections::VecDeque<usize> = order.iter().map(|o| o.3).collect();
-    let mut cap = vec![0i32; league.venues.len() * days];
-    for v in 0..league.venues.len() {
-        for (i, d) in league.season_dates().enumerate() {
-            cap[v * days + i] = league.league_capacity(v, d) as i32;
-        }
-    }
+    let cap = super::local::capacities(league, days);
     let venue_day = |s: usize| {
         let slot = cand.slots[s];
         league.fixture_venue(slot.home, slot.away) * days + day(s) as usize
@@ -93,30 +88,39 @@ fn attempt(league: &League, cand: &Candidates, seed: u64) -> Option<Vec<usize>> 
                     evict.push(g);
                 }
             }
-            if homes[h] >= range[h].1 {
-                let theirs = played[h]
-                    .iter()
-                    .copied()
-                    .find(|&g| cand.slots[cur[g]].home == h && !evict.contains(&g));
-                match theirs {
-                    Some(g) => evict.push(g),
-                    None => continue,
+            // The home side within its most home matches, the away side keeping room for its
+            // fewest: else one of its fixtures on that side makes way.
+            let (played, cur) = (&played, &cur);
+            let on_side = |t: usize, home: bool| {
+                played[t].iter().filter(move |&&g| {
+                    let x = cand.slots[cur[g]];
+                    if home {
+                        x.home == t
+                    } else {
+                        x.away == t
+                    }
+                })
+            };
+            let full = [
+                (h, true, homes[h] >= range[h].1),
+                (
+                    a,
+                    false,
+                    on_side(a, false).count() as i64
+                        >= cand.fixtures_of[a].len() as i64 - range[a].0,
+                ),
+            ];
+            let mut stuck = false;
+            for (t, home, full) in full {
+                if full {
+                    match on_side(t, home).copied().find(|g| !evict.contains(g)) {
+                        Some(g) => evict.push(g),
+                        None => stuck = true,
+                    }
                 }
             }
-            // The away side keeps room for its fewest home matches.
-            let aways = played[a]
-                .iter()
-                .filter(|&&g| cand.slots[cur[g]].away == a)
-                .count() as i64;
-            if aways >= cand.fixtures_of[a].len() as i64 - range[a].0 {
-                let theirs = played[a]
-                    .iter()
-                    .copied()
-                    .find(|&g| cand.slots[cur[g]].away == a && !evict.contains(&g));
-                match theirs {
-                    Some(g) => evict.push(g),
-                    None => continue,
-                }
+            if stuck {
+                continue;
             }
             if first_rule {
                 let ok = |t: usize| {

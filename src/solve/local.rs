@@ -25,6 +25,18 @@ use std::time::Instant;
 /// One match of a team: (day of the season, at home, fixture).
 type TeamMatch = (i32, bool, usize);
 
+/// Each venue's room for league matches on each day of the season (venue × day, `days` a
+/// venue).
+pub(crate) fn capacities(league: &League, days: usize) -> Vec<i32> {
+    let mut cap = vec![0; league.venues.len() * days];
+    for v in 0..league.venues.len() {
+        for (i, d) in league.season_dates().enumerate() {
+            cap[v * days + i] = league.league_capacity(v, d) as i32;
+        }
+    }
+    cap
+}
+
 pub(crate) struct Anneal<'a> {
     league: &'a League,
     cand: &'a Candidates,
@@ -139,12 +151,7 @@ impl<'a> Anneal<'a> {
                     .map(|(from, fair)| ((from - league.start).num_days() as i32, fair))
             })
             .collect();
-        let mut cap = vec![0; league.venues.len() * days];
-        for v in 0..league.venues.len() {
-            for (i, d) in league.season_dates().enumerate() {
-                cap[v * days + i] = league.league_capacity(v, d) as i32;
-            }
-        }
+        let cap = capacities(league, days);
         let mut a = Anneal {
             league,
             cand,
