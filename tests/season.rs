@@ -494,18 +494,22 @@ fn change_classifies_twelve_requests_as_rule_2_6_reads() {
 #[test]
 fn cup_playoff_and_replay_commands_write_lists_check_accepts() {
     let d = sussex_dir();
-    let o = d.run(&[
-        "cup",
-        "league.toml",
-        "--current",
-        "list.csv",
-        "--cup",
-        "Knock-Out Cup",
-        "--seed",
-        "7",
-        "-o",
-        "cup.csv",
-    ]);
+    // The Knock-Out Cup drawn with seed 7 over the list, with `extra` arguments.
+    let cup = |extra: &[&str]| {
+        let mut args = vec![
+            "cup",
+            "league.toml",
+            "--current",
+            "list.csv",
+            "--cup",
+            "Knock-Out Cup",
+            "--seed",
+            "7",
+        ];
+        args.extend_from_slice(extra);
+        d.run(&args)
+    };
+    let o = cup(&["-o", "cup.csv"]);
     let text = String::from_utf8_lossy(&o.stdout).to_string();
     assert_eq!(
         o.status.code(),
@@ -531,21 +535,7 @@ fn cup_playoff_and_replay_commands_write_lists_check_accepts() {
     let first = ties_of(&text, "Round 1");
     assert_eq!(first.len(), 8);
     let mut won: Vec<String> = first.iter().map(|t| t.0.clone()).collect();
-    let with_won = |won: &str| {
-        let args = [
-            "cup",
-            "league.toml",
-            "--current",
-            "list.csv",
-            "--cup",
-            "Knock-Out Cup",
-            "--seed",
-            "7",
-            "--won",
-            won,
-        ];
-        d.run(&args)
-    };
+    let with_won = |won: &str| cup(&["--won", won]);
     let o = with_won(&won.join(","));
     let out = String::from_utf8_lossy(&o.stdout).to_string();
     assert!(

@@ -755,18 +755,7 @@ fn a_published_fixture_moves_to_a_suggested_date() {
     );
     // A committee member reads the dates but cannot move; a stranger sees nothing.
     let league = job["league_id"].as_str().unwrap();
-    let (_, inv) = s.post_json(
-        &format!("/api/leagues/{league}/invitations"),
-        serde_json::json!({}),
-    );
-    let member = db.user("member");
-    let token = inv["token"].as_str().unwrap();
-    s.call(
-        "POST",
-        &format!("/api/invitations/{token}"),
-        Some(&member),
-        Some(("application/json", "{}")),
-    );
+    let member = committee_member(&s, &db, league);
     let path = format!("/api/publications/{second}/moves?fixture={}", q(&fixture));
     assert_eq!(s.call("GET", &path, Some(&member), None).0, 200);
     let body = serde_json::json!({ "fixture": fixture, "date": to }).to_string();
@@ -848,18 +837,7 @@ fn the_committee_compares_the_drafts_and_the_secretary_chooses() {
     );
     // API tokens are not a browser session: no buttons without a session's CSRF token.
     let league = job["league_id"].as_str().unwrap();
-    let (_, inv) = s.post_json(
-        &format!("/api/leagues/{league}/invitations"),
-        serde_json::json!({}),
-    );
-    let member = db.user("member");
-    let token = inv["token"].as_str().unwrap();
-    s.call(
-        "POST",
-        &format!("/api/invitations/{token}"),
-        Some(&member),
-        Some(("application/json", "{}")),
-    );
+    let member = committee_member(&s, &db, league);
     let (code, seen) = s.call(
         "GET",
         &format!("/api/jobs/{id}/compare"),
@@ -903,4 +881,24 @@ fn solved_and_published(s: &Server, league: &str) -> (serde_json::Value, String,
     let public = p["id"].as_str().unwrap().to_string();
     let (_, csv) = s.call("GET", &format!("/p/{public}/fixtures.csv"), None, None);
     (job, public, csv)
+}
+
+/// A new account "member", invited by the owner to `league`'s committee and joined: its API
+/// token.
+fn committee_member(s: &Server, db: &Db, league: &str) -> String {
+    let (code, inv) = s.post_json(
+        &format!("/api/leagues/{league}/invitations"),
+        serde_json::json!({}),
+    );
+    assert_eq!(code, 201, "{inv}");
+    let member = db.user("member");
+    let token = inv["token"].as_str().unwrap();
+    let (code, body) = s.call(
+        "POST",
+        &format!("/api/invitations/{token}"),
+        Some(&member),
+        Some(("application/json", "{}")),
+    );
+    assert_eq!(code, 200, "{body}");
+    member
 }
