@@ -409,9 +409,22 @@ fn conclude(
     });
     if let Some(best) = best {
         let schedule = schedule_of(cand, best.chosen.as_deref().unwrap_or(&[]), league);
+        // The searches' bounds, and the teams' least costs (`team_bound`), whichever is higher.
+        let weights = opts.weights.unwrap_or(league.weights);
+        let teams_least = formulate::team_bound::bound(league, cand, &weights).map(|(own, worst)| {
+            let b = own + weights.spread_max * worst;
+            if opts.progress {
+                eprintln!(
+                    "progress: the teams' least costs bound the objective at {b:.2} (their own terms {own:.2}, worst spread at least {:.1}%)",
+                    worst * 100.0
+                );
+            }
+            b
+        });
         let mut bound = runs
             .iter()
             .map(|r| r.bound)
+            .chain(teams_least)
             .filter(|b| b.is_finite())
             .max_by(f64::total_cmp);
         if injected_bound_fault() {
