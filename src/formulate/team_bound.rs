@@ -77,6 +77,17 @@ pub fn bound(league: &League, cand: &Candidates, w: &Weights) -> Option<(f64, f6
     Some((sum, worst))
 }
 
+/// The days of the season (0 = the league's start) on which team `t` has a candidate slot.
+fn candidate_days(league: &League, cand: &Candidates, t: usize) -> Vec<i32> {
+    let mut days: Vec<i32> = cand.by_team[t]
+        .iter()
+        .map(|&s| (cand.slots[s].date - league.start).num_days() as i32)
+        .collect();
+    days.sort_unstable();
+    days.dedup();
+    days
+}
+
 /// Team `t`'s least costs over its candidate days; `None` when its matches do not fit.
 pub fn team_least(
     league: &League,
@@ -87,12 +98,7 @@ pub fn team_least(
 ) -> Option<TeamLeast> {
     let team = &league.teams[t];
     let n = cand.fixtures_of[t].len();
-    let mut days: Vec<i32> = cand.by_team[t]
-        .iter()
-        .map(|&s| (cand.slots[s].date - league.start).num_days() as i32)
-        .collect();
-    days.sort_unstable();
-    days.dedup();
+    let days = candidate_days(league, cand, t);
     let m = days.len();
     if m < n {
         return None;
@@ -334,12 +340,7 @@ division = "D"
         let least = least(&league, &cand, &w).unwrap();
         for (t, got) in least.iter().enumerate() {
             let n = cand.fixtures_of[t].len();
-            let mut days: Vec<i32> = cand.by_team[t]
-                .iter()
-                .map(|&s| (cand.slots[s].date - league.start).num_days() as i32)
-                .collect();
-            days.sort_unstable();
-            days.dedup();
+            let days = candidate_days(&league, &cand, t);
             let mut all = Vec::new();
             seasons(&days, n, 3, 0, &mut Vec::new(), &mut all);
             assert!(all.len() > 100, "{} seasons", all.len());
