@@ -80,7 +80,10 @@ pub fn add_quality(
         None
     };
     let mut division_breaks: Vec<Expression> = vec![Expression::default(); league.divisions.len()];
-    let season = team_bound::Season::new(league);
+    // The rows of the teams' least costs (`team_bound`), only in the whole league's model,
+    // which gives the bound: in a fix-and-optimise move they slow the search (Middlesex at
+    // 10 s, 8 seeds: mean objective 117.4 with them in the full model only, 120.4 in every move).
+    let season = focus.is_none().then(|| team_bound::Season::new(league));
     for t in 0..league.teams.len() {
         if focus.is_some_and(|f| !f.teams[t]) {
             continue;
@@ -92,20 +95,32 @@ pub fn add_quality(
         if w.breaks > 0.0 {
             division_breaks[league.teams[t].division] += breaks(mip, &td, w.breaks);
         }
-        // The team's own cost terms (and its spread), for the row of its least cost.
-        let mut own = avoid_cost(league, cand, mip, t, w.avoid);
+        // The team's own cost terms, into the objective and, for its row, into `own`.
+        let mut own = match season {
+            Some(_) => avoid_cost(league, cand, mip, t, w.avoid),
+            None => Expression::default(),
+        };
+        let mut take = |mip: &mut Mip, part: Expression| {
+            if season.is_some() {
+                own += part.clone();
+            }
+            mip.objective += part;
+        };
         if w.short_rest > 0.0 {
-            own += short_rest(mip, &td, w);
+            let part = short_rest(mip, &td, w);
+            take(mip, part);
         }
         let n = cand.fixtures_of[t].len() as f64;
         let mut z = None;
         if w.long_rest > 0.0 || w.spread > 0.0 || worst.is_some() || w.winter > 0.0 {
             let cum = cumulative(mip, &td, n);
             if w.winter > 0.0 {
-                own += winter(league, mip, &td, &cum, t, n, w.winter);
+                let part = winter(league, mip, &td, &cum, t, n, w.winter);
+                take(mip, part);
             }
             if w.long_rest > 0.0 {
-                own += long_rest(league, mip, &td, &cum, t, w);
+                let part = long_rest(league, mip, &td, &cum, t, w);
+                take(mip, part);
             }
             if w.spread > 0.0 || worst.is_some() {
                 z = Some(spread(league, mip, &td, &cum, n, w.spread, worst));
@@ -113,13 +128,11 @@ pub fn add_quality(
         }
         // Whole numbers of matches force waits and uneven spreads the LP relaxation does not
         // see: the team's least cost over every season it could have is a valid row.
-        // Only in the whole league's model, which gives the bound: in a fix-and-optimise move
-        // they slow the search (Middlesex at 10 s, 8 seeds: mean objective 117.4 with them in
-        // the full model only, 120.4 in every move).
-        if focus.is_none() {
-            if let Some(least) = team_bound::team_least(league, cand, w, &season, t) {
-                least_rows(mip, own, z, worst, least);
-            }
+        if let Some(least) = season
+            .as_ref()
+            .and_then(|season| team_bound::team_least(league, cand, w, season, t))
+        {
+            least_rows(mip, own, z, worst, least);
         }
     }
     if w.breaks > 0.0 {
@@ -225,7 +238,7 @@ fn least_rows(
 }
 
 /// Every pair of candidate dates fewer than `short_rest_days` apart: playing on both costs
-/// `short_rest` per day short.
+/// `short_rest` per day short. Returns the objective's terms (the caller adds them).
 pub fn short_rest(mip: &mut Mip, td: &TeamDates, w: &Weights) -> Expression {
     let target = i64::from(w.short_rest_days);
     let mut cost = Expression::default();
@@ -241,7 +254,6 @@ pub fn short_rest(mip: &mut Mip, td: &TeamDates, w: &Weights) -> Expression {
             cost += w.short_rest * (target - gap) as f64 * both;
         }
     }
-    mip.objective += cost.clone();
     cost
 }
 
@@ -269,6 +281,7 @@ fn last_date_by(td: &TeamDates, day: NaiveDate) -> Option<usize> {
 /// a match of the team pays `long_rest`: a gap of `long_rest_days + k` days costs k + 1 days.
 /// Days whose windows hold the same candidate dates share one row, weighted by their count,
 /// so the value does not depend on which dates are candidates, only on the schedule.
+/// Returns the objective's terms (the caller adds them).
 pub fn long_rest(
     league: &League,
     mip: &mut Mip,
@@ -307,7 +320,6 @@ pub fn long_rest(
             }
         }
     }
-    mip.objective += cost.clone();
     cost
 }
 
@@ -324,7 +336,8 @@ pub fn winter_share(league: &League, team: usize, n: f64) -> Option<(NaiveDate, 
     Some((from, n * before / (before + rest)))
 }
 
-/// The team's matches before the winter break, against its fair share.
+/// The team's matches before the winter break, against its fair share. Returns the
+/// objective's term (the caller adds it).
 pub fn winter(
     league: &League,
     mip: &mut Mip,
@@ -342,7 +355,6 @@ pub fn winter(
         None => Expression::default(),
     };
     let dev = cont(mip, n.max(fair));
-    mip.objective += weight * dev;
     mip.constraints.push((dev - played.clone()).geq(-fair));
     mip.constraints.push((dev + played.clone()).geq(fair));
     // The matches played are a whole number: dev lies above the chord of |k - fair| between
