@@ -28,6 +28,8 @@ pub(crate) struct Budget {
     /// annealing and fix-and-optimise): decided from an estimate of the model's size, and again
     /// once the quick run has built it.
     final_run: std::cell::Cell<bool>,
+    /// Whether the model is small (`SMALL_MODEL`): HiGHS then gets most of the time.
+    small: std::cell::Cell<bool>,
 }
 
 impl Budget {
@@ -40,9 +42,15 @@ impl Budget {
     /// Fix-and-optimise runs until this share; the final run has the rest (with no final run,
     /// fix-and-optimise runs to the end).
     const FIX_END: f64 = 0.6;
+    /// A small model's shares: its annealing settles in a second, and HiGHS, which may prove
+    /// it optimal, has the rest.
+    const ANNEAL_END_SMALL: f64 = 0.2;
+    const FIX_END_SMALL: f64 = 0.3;
     /// Seconds kept back from the final run (plus one per 40,000 columns): HiGHS checks its
     /// clock only between phases, and presolving a large model takes a while.
     const FINAL_MARGIN: f64 = 2.0;
+    /// A small model's margin: HiGHS presolves it at once and checks its clock often.
+    const FINAL_MARGIN_SMALL: f64 = 0.5;
     /// Seconds the final run needs at least, after its margin, to be worth its share: less
     /// rarely gives a bound, and the annealing uses the time better.
     const FINAL_LEAST: f64 = 3.0;
@@ -56,6 +64,7 @@ impl Budget {
             started,
             limit,
             final_run: std::cell::Cell::new(true),
+            small: std::cell::Cell::new(false),
         };
         b.columns(columns);
         b
@@ -63,6 +72,7 @@ impl Budget {
 
     /// Decides whether the final run fits, for a model of `columns` columns.
     fn columns(&self, columns: usize) {
+        self.small.set(columns < Self::SMALL_MODEL);
         let least = if columns < Self::SMALL_MODEL {
             1.0
         } else {
@@ -96,6 +106,9 @@ impl Budget {
     /// Annealing ends at its share of the limit, but gets at least 60% of the time left when
     /// the first valid schedule came late (a large league).
     fn anneal_until(&self) -> f64 {
+        if self.final_run() && self.small.get() {
+            return self.limit * Self::ANNEAL_END_SMALL;
+        }
         let share = if self.final_run() {
             Self::ANNEAL_END
         } else {
@@ -105,7 +118,9 @@ impl Budget {
     }
 
     fn fix_until(&self) -> f64 {
-        if self.final_run() {
+        if self.final_run() && self.small.get() {
+            self.limit * Self::FIX_END_SMALL
+        } else if self.final_run() {
             self.limit * Self::FIX_END
         } else {
             self.limit - 0.2
@@ -119,6 +134,9 @@ impl Budget {
     }
 
     fn final_margin(&self, columns: usize) -> f64 {
+        if columns < Self::SMALL_MODEL {
+            return Self::FINAL_MARGIN_SMALL;
+        }
         Self::FINAL_MARGIN + columns as f64 / 40_000.0
     }
 }
