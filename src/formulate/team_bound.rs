@@ -13,10 +13,17 @@
 //!
 //! The programme drops what needs more than one team (breaks, opponents, venues) and the
 //! non-consecutive pairs of short rests: a bound, never more than the true least cost.
+//!
+//! `coupled_bound` adds back one thing the teams share: teams play in pairs, so on a day when
+//! an odd number of a group's teams could play, one of them does not (a five-team darts
+//! league on one night: four play at most). Those rows are priced into the programmes by
+//! Lagrangian relaxation, with the worst spread taken range by range; `solve` reports it in
+//! the time left after its search.
 
 use super::Candidates;
 use crate::model::{League, Weights};
 use chrono::Datelike;
+use std::collections::BTreeMap;
 
 /// One team's least costs over every season it could have.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -77,6 +84,197 @@ pub fn bound(league: &League, cand: &Candidates, w: &Weights) -> Option<(f64, f6
     Some((sum, worst))
 }
 
+/// A bound that also sees what the teams share (the module's bound, raised where it can be
+/// within `deadline`). Teams that can meet form groups (linked by fixtures); on any day a
+/// group's teams play in pairs, so when an odd number of them could play that day, at most one
+/// fewer do. Those rows are priced into each team's programme by Lagrangian relaxation
+/// (subgradient steps on the prices; every price vector gives a valid bound, the best is
+/// kept). The worst spread is split into ranges of one point: a schedule whose worst spread
+/// lies in [z, z + 0.01] costs at least `spread_max` z plus the relaxation with every team's
+/// spread capped at z + 0.01; above the last range tried, the uncapped relaxation stands in.
+/// `incumbent` (the best objective found) only says where the ranges may stop.
+pub fn coupled_bound(
+    league: &League,
+    cand: &Candidates,
+    w: &Weights,
+    incumbent: f64,
+    deadline: std::time::Instant,
+) -> Option<f64> {
+    let season = Season::new(league);
+    let teams: Vec<usize> = (0..league.teams.len())
+        .filter(|&t| !cand.fixtures_of[t].is_empty())
+        .collect();
+    let dps: Vec<Dp> = teams
+        .iter()
+        .map(|&t| Dp::new(league, cand, w, &season, t))
+        .collect::<Option<_>>()?;
+    let least: Vec<f64> = dps.iter().map(Dp::least_spread).collect();
+    let spread_part = w.spread * least.iter().sum::<f64>();
+    let rows = Rows::new(league, cand, &teams, &dps);
+    let mut relax = Relaxation {
+        dps: &dps,
+        rows: &rows,
+        price: vec![0.0; rows.cap.len()],
+        deadline,
+    };
+    let uncapped = relax.bound(f64::INFINITY, incumbent - spread_part)?;
+    if w.spread_max == 0.0 {
+        return Some(spread_part + uncapped);
+    }
+    let tail = |z: f64| w.spread_max * z + spread_part + uncapped;
+    // Each range's floor and capped relaxation; a tighter cap never costs less, so each range
+    // takes the best relaxation of its cap or any looser one (the uncapped one included).
+    let mut ranges: Vec<(f64, f64)> = Vec::new();
+    let mut z = least.iter().copied().fold(0.0, f64::max);
+    while z < 1.0 && tail(z) < incumbent && std::time::Instant::now() < deadline {
+        let next = (z + 0.01).min(1.0);
+        let floor = w.spread_max * z + spread_part;
+        // No schedule keeps every spread within `next`: the range adds nothing to the bound.
+        let capped = relax
+            .bound(next, incumbent - floor)
+            .unwrap_or(f64::INFINITY);
+        ranges.push((floor, capped));
+        z = next;
+    }
+    let mut best = tail(z);
+    let mut looser = uncapped;
+    for &(floor, capped) in ranges.iter().rev() {
+        looser = looser.max(capped);
+        best = best.min(floor + looser);
+    }
+    Some(best)
+}
+
+/// The shared rows: per group and day with an odd number of its teams able to play, the teams
+/// playing that day are at most one fewer.
+struct Rows {
+    /// Per team (as in `dps`), per candidate day: its row, if any.
+    of: Vec<Vec<Option<usize>>>,
+    /// Per row: how many of its teams may play.
+    cap: Vec<f64>,
+}
+
+impl Rows {
+    fn new(league: &League, cand: &Candidates, teams: &[usize], dps: &[Dp]) -> Rows {
+        // Groups: teams linked by fixtures (union-find).
+        let mut parent: Vec<usize> = (0..league.teams.len()).collect();
+        fn root(p: &mut [usize], mut x: usize) -> usize {
+            while p[x] != x {
+                p[x] = p[p[x]];
+                x = p[x];
+            }
+            x
+        }
+        for f in &cand.fixtures {
+            let (a, b) = (root(&mut parent, f.a), root(&mut parent, f.b));
+            parent[a] = b;
+        }
+        let mut able: BTreeMap<(usize, i32), usize> = BTreeMap::new();
+        for (k, &t) in teams.iter().enumerate() {
+            let g = root(&mut parent, t);
+            for &d in &dps[k].days {
+                *able.entry((g, d)).or_default() += 1;
+            }
+        }
+        let mut index: BTreeMap<(usize, i32), usize> = BTreeMap::new();
+        let mut cap = Vec::new();
+        for (&key, &count) in &able {
+            if count % 2 == 1 {
+                index.insert(key, cap.len());
+                cap.push((count - 1) as f64);
+            }
+        }
+        let of = teams
+            .iter()
+            .enumerate()
+            .map(|(k, &t)| {
+                let g = root(&mut parent, t);
+                dps[k]
+                    .days
+                    .iter()
+                    .map(|&d| index.get(&(g, d)).copied())
+                    .collect()
+            })
+            .collect();
+        Rows { of, cap }
+    }
+}
+
+/// The Lagrangian relaxation of the shared rows, its prices kept from one cap to the next.
+struct Relaxation<'a, 'b> {
+    dps: &'a [Dp<'b>],
+    rows: &'a Rows,
+    price: Vec<f64>,
+    deadline: std::time::Instant,
+}
+
+impl Relaxation<'_, '_> {
+    /// Subgradient steps this many at most per bound.
+    const STEPS: usize = 40;
+
+    /// The best bound found on the teams' own costs with every spread within `cap`; `target`
+    /// (an estimate of the optimum, for the step length) only steers. `None` when some team
+    /// cannot keep within `cap`.
+    fn bound(&mut self, cap: f64, target: f64) -> Option<f64> {
+        let mut best = f64::NEG_INFINITY;
+        let mut scale = 1.0;
+        for step in 0..Self::STEPS {
+            let mut value: f64 = -self
+                .price
+                .iter()
+                .zip(&self.rows.cap)
+                .map(|(p, c)| p * c)
+                .sum::<f64>();
+            let mut playing = vec![0.0; self.price.len()];
+            for (dp, rows) in self.dps.iter().zip(&self.rows.of) {
+                let price: Vec<f64> = rows
+                    .iter()
+                    .map(|r| r.map_or(0.0, |r| self.price[r]))
+                    .collect();
+                let (cost, days) = dp.cheapest(&price, cap)?;
+                value += cost;
+                for i in days {
+                    if let Some(r) = rows[i] {
+                        playing[r] += 1.0;
+                    }
+                }
+            }
+            if value > best + 1e-9 {
+                best = value;
+            } else {
+                scale *= 0.8;
+            }
+            // The rows' excess (a subgradient); none, with no price on a slack row: optimal.
+            let g: Vec<f64> = playing
+                .iter()
+                .zip(&self.rows.cap)
+                .map(|(p, c)| p - c)
+                .collect();
+            let norm: f64 = g
+                .iter()
+                .zip(&self.price)
+                .map(|(g, p)| if *p > 0.0 || *g > 0.0 { g * g } else { 0.0 })
+                .sum();
+            let slack_free = g
+                .iter()
+                .zip(&self.price)
+                .all(|(g, p)| *g <= 0.0 && (*p == 0.0 || *g == 0.0));
+            if norm == 0.0 || slack_free || step + 1 == Self::STEPS {
+                break;
+            }
+            if std::time::Instant::now() >= self.deadline {
+                break;
+            }
+            // Polyak's step towards the target (at least a small step).
+            let length = scale * (target - value).max(1.0) / norm;
+            for (p, g) in self.price.iter_mut().zip(&g) {
+                *p = (*p + length * g).max(0.0);
+            }
+        }
+        Some(best)
+    }
+}
+
 /// The days of the season (0 = the league's start) on which team `t` has a candidate slot.
 fn candidate_days(league: &League, cand: &Candidates, t: usize) -> Vec<i32> {
     let mut days: Vec<i32> = cand.by_team[t]
@@ -96,115 +294,239 @@ pub fn team_least(
     season: &Season,
     t: usize,
 ) -> Option<TeamLeast> {
-    let team = &league.teams[t];
-    let n = cand.fixtures_of[t].len();
-    let days = candidate_days(league, cand, t);
-    let m = days.len();
-    if m < n {
-        return None;
-    }
-    let avoid: Vec<f64> = days
-        .iter()
-        .map(|&d| {
-            let date = league.start + chrono::Days::new(d as u64);
-            if team.avoid.contains(&date) {
-                w.avoid
-            } else {
-                0.0
-            }
-        })
-        .collect();
-    let gap = league.rules.min_days_between.max(1) as i32;
-    let first = (team.start.max(league.start) - league.start).num_days() as i32;
-    let g = w.long_rest_days as i32;
-    // Days of a wait from a to b (inclusive) that begin `long_rest_days` days without a match.
-    let free = |a: i32, b: i32| f64::from((b - a + 2 - g).max(0));
-    let target = w.short_rest_days as i32;
-    let winter = super::quality::winter_share(league, t, n as f64)
-        .map(|(from, fair)| ((from - league.start).num_days() as i32, fair));
-    // The winter term when `before` matches come before the break.
-    let winter_cost = |before: usize| match winter {
-        Some((_, fair)) if w.winter > 0.0 => w.winter * (before as f64 - fair).abs(),
-        _ => 0.0,
-    };
-    // Whether the break's first day lies in (a, b]: the matches before it are those up to a.
-    let crosses = |a: i32, b: i32| winter.is_some_and(|(from, _)| a < from && from <= b);
-    let step = |a: usize, b: usize| -> f64 {
-        let (da, db) = (days[a], days[b]);
-        let mut c = w.long_rest * free(da + 1, db - 1);
-        if db - da < target {
-            c += w.short_rest * f64::from(target - (db - da));
+    let dp = Dp::new(league, cand, w, season, t)?;
+    let zero = vec![0.0; dp.days.len()];
+    let (cost, _) = dp.cheapest(&zero, f64::INFINITY)?;
+    Some(TeamLeast {
+        cost,
+        spread: dp.least_spread(),
+    })
+}
+
+/// One team's season as the programme sees it: its candidate days and what each choice costs.
+struct Dp<'a> {
+    w: &'a Weights,
+    season: &'a Season,
+    /// Its candidate days (days of the season), in order.
+    days: Vec<i32>,
+    /// The avoid-dates cost of playing on each.
+    avoid: Vec<f64>,
+    /// Its number of matches.
+    n: usize,
+    /// `min_days_between`.
+    gap: i32,
+    /// Its first possible day.
+    first: i32,
+    /// The winter break's first day and the team's fair share before it.
+    winter: Option<(i32, f64)>,
+}
+
+impl<'a> Dp<'a> {
+    /// `None` when the team's matches do not fit on its candidate days.
+    fn new(
+        league: &League,
+        cand: &Candidates,
+        w: &'a Weights,
+        season: &'a Season,
+        t: usize,
+    ) -> Option<Dp<'a>> {
+        let team = &league.teams[t];
+        let n = cand.fixtures_of[t].len();
+        let days = candidate_days(league, cand, t);
+        if days.len() < n {
+            return None;
         }
-        c + avoid[b]
-    };
-    let inf = f64::INFINITY;
-    // cost[i]: the least cost with the k-th match on days[i]; spread likewise (bottleneck).
-    let mut cost: Vec<f64> = (0..m)
-        .map(|i| {
-            let mut c = w.long_rest * free(first, days[i] - 1) + avoid[i];
-            if crosses(i32::MIN, days[i]) {
-                c += winter_cost(0);
-            }
-            c
-        })
-        .collect();
-    let dev = |k: usize, check: (i32, f64)| (k as f64 / n as f64 - check.1).abs();
-    let mut spread: Vec<f64> = (0..m)
-        .map(|i| {
-            season
-                .checks
-                .iter()
-                .take_while(|c| c.0 < days[i])
-                .fold(0.0, |z, &c| f64::max(z, dev(0, c)))
-        })
-        .collect();
-    for k in 1..n {
-        let mut next_cost = vec![inf; m];
-        let mut next_spread = vec![inf; m];
-        for a in 0..m {
-            if cost[a] == inf && spread[a] == inf {
-                continue;
-            }
-            // The checkpoints from days[a] on, as b moves later: k matches counted at each.
-            let mut ci = season.checks.partition_point(|c| c.0 < days[a]);
-            let mut z = spread[a];
-            for b in a + 1..m {
-                while ci < season.checks.len() && season.checks[ci].0 < days[b] {
-                    z = z.max(dev(k, season.checks[ci]));
-                    ci += 1;
+        let avoid = days
+            .iter()
+            .map(|&d| {
+                let date = league.start + chrono::Days::new(d as u64);
+                if team.avoid.contains(&date) {
+                    w.avoid
+                } else {
+                    0.0
                 }
-                if days[b] - days[a] < gap {
+            })
+            .collect();
+        let winter = super::quality::winter_share(league, t, n as f64)
+            .map(|(from, fair)| ((from - league.start).num_days() as i32, fair));
+        Some(Dp {
+            w,
+            season,
+            days,
+            avoid,
+            n,
+            gap: league.rules.min_days_between.max(1) as i32,
+            first: (team.start.max(league.start) - league.start).num_days() as i32,
+            winter,
+        })
+    }
+
+    /// Days of a wait from a to b (inclusive) that begin `long_rest_days` days without a match.
+    fn free(&self, a: i32, b: i32) -> f64 {
+        f64::from((b - a + 2 - self.w.long_rest_days as i32).max(0))
+    }
+
+    /// The winter term when `before` matches come before the break.
+    fn winter_cost(&self, before: usize) -> f64 {
+        match self.winter {
+            Some((_, fair)) if self.w.winter > 0.0 => self.w.winter * (before as f64 - fair).abs(),
+            _ => 0.0,
+        }
+    }
+
+    /// Whether the break's first day lies in (a, b]: the matches before it are those up to a.
+    fn crosses(&self, a: i32, b: i32) -> bool {
+        self.winter.is_some_and(|(from, _)| a < from && from <= b)
+    }
+
+    /// The cost of playing first on days[i].
+    fn start(&self, i: usize) -> f64 {
+        let mut c = self.w.long_rest * self.free(self.first, self.days[i] - 1) + self.avoid[i];
+        if self.crosses(i32::MIN, self.days[i]) {
+            c += self.winter_cost(0);
+        }
+        c
+    }
+
+    /// The cost of the k-th match on days[a] followed by the next on days[b].
+    fn step(&self, k: usize, a: usize, b: usize) -> f64 {
+        let (da, db) = (self.days[a], self.days[b]);
+        let target = self.w.short_rest_days as i32;
+        let mut c = self.w.long_rest * self.free(da + 1, db - 1) + self.avoid[b];
+        if db - da < target {
+            c += self.w.short_rest * f64::from(target - (db - da));
+        }
+        if self.crosses(da, db) {
+            c += self.winter_cost(k);
+        }
+        c
+    }
+
+    /// The cost of playing last on days[i].
+    fn end(&self, i: usize) -> f64 {
+        let mut c = self.w.long_rest * self.free(self.days[i] + 1, self.season.days - 1);
+        if self.winter.is_some_and(|(from, _)| self.days[i] < from) {
+            c += self.winter_cost(self.n);
+        }
+        c
+    }
+
+    /// How far k matches played lie from the share of the season elapsed at a checkpoint.
+    fn dev(&self, k: usize, check: (i32, f64)) -> f64 {
+        (k as f64 / self.n as f64 - check.1).abs()
+    }
+
+    /// The least cost, plus `price` of each day played, over the seasons whose spread stays
+    /// within `cap`; with the indices of the days of one such season. `None` when none does.
+    fn cheapest(&self, price: &[f64], cap: f64) -> Option<(f64, Vec<usize>)> {
+        let (m, n, checks) = (self.days.len(), self.n, &self.season.checks);
+        let inf = f64::INFINITY;
+        let over = |k: usize, c: (i32, f64)| self.dev(k, c) > cap + 1e-9;
+        // cost[i]: the least cost with the k-th match on days[i]; back[k][i]: the day before.
+        let mut cost: Vec<f64> = (0..m)
+            .map(|i| {
+                let early = checks.iter().take_while(|c| c.0 < self.days[i]);
+                match early.clone().any(|&c| over(0, c)) {
+                    true => inf,
+                    false => self.start(i) + price[i],
+                }
+            })
+            .collect();
+        let mut back: Vec<Vec<usize>> = Vec::with_capacity(n);
+        for k in 1..n {
+            let mut next = vec![inf; m];
+            let mut from = vec![usize::MAX; m];
+            for (a, &at) in cost.iter().enumerate() {
+                if at == inf {
                     continue;
                 }
-                let mut c = cost[a] + step(a, b);
-                if crosses(days[a], days[b]) {
-                    c += winter_cost(k);
+                // The checkpoints from days[a] on, as b moves later: k matches counted at each.
+                let mut ci = checks.partition_point(|c| c.0 < self.days[a]);
+                for b in a + 1..m {
+                    let mut within = true;
+                    while ci < checks.len() && checks[ci].0 < self.days[b] {
+                        within &= !over(k, checks[ci]);
+                        ci += 1;
+                    }
+                    if !within {
+                        break; // every later day passes the same checkpoint
+                    }
+                    if self.days[b] - self.days[a] < self.gap {
+                        continue;
+                    }
+                    let c = at + self.step(k, a, b) + price[b];
+                    if c < next[b] {
+                        next[b] = c;
+                        from[b] = a;
+                    }
                 }
-                next_cost[b] = next_cost[b].min(c);
-                next_spread[b] = next_spread[b].min(z);
+            }
+            back.push(from);
+            cost = next;
+        }
+        let mut best: Option<(f64, usize)> = None;
+        for (i, &c) in cost.iter().enumerate() {
+            let late = checks.iter().filter(|c| c.0 >= self.days[i]);
+            if c == inf || late.clone().any(|&c| over(n, c)) {
+                continue;
+            }
+            let c = c + self.end(i);
+            if best.is_none_or(|b| c < b.0) {
+                best = Some((c, i));
             }
         }
-        cost = next_cost;
-        spread = next_spread;
-    }
-    let mut best = TeamLeast {
-        cost: inf,
-        spread: inf,
-    };
-    for i in 0..m {
-        let mut c = cost[i] + w.long_rest * free(days[i] + 1, season.days - 1);
-        if winter.is_some_and(|(from, _)| days[i] < from) {
-            c += winter_cost(n);
+        let (c, mut i) = best?;
+        let mut path = vec![i];
+        for from in back.iter().rev() {
+            i = from[i];
+            path.push(i);
         }
-        best.cost = best.cost.min(c);
-        let z = season
-            .checks
-            .iter()
-            .filter(|c| c.0 >= days[i])
-            .fold(spread[i], |z, &c| f64::max(z, dev(n, c)));
-        best.spread = best.spread.min(z);
+        path.reverse();
+        Some((c, path))
     }
-    (best.cost < inf).then_some(best)
+
+    /// The least worst spread of any season (a bottleneck path).
+    fn least_spread(&self) -> f64 {
+        let (m, n, checks) = (self.days.len(), self.n, &self.season.checks);
+        let inf = f64::INFINITY;
+        let mut spread: Vec<f64> = (0..m)
+            .map(|i| {
+                checks
+                    .iter()
+                    .take_while(|c| c.0 < self.days[i])
+                    .fold(0.0, |z, &c| f64::max(z, self.dev(0, c)))
+            })
+            .collect();
+        for k in 1..n {
+            let mut next = vec![inf; m];
+            for (a, &at) in spread.iter().enumerate() {
+                if at == inf {
+                    continue;
+                }
+                let mut ci = checks.partition_point(|c| c.0 < self.days[a]);
+                let mut z = at;
+                for (b, nb) in next.iter_mut().enumerate().skip(a + 1) {
+                    while ci < checks.len() && checks[ci].0 < self.days[b] {
+                        z = z.max(self.dev(k, checks[ci]));
+                        ci += 1;
+                    }
+                    if self.days[b] - self.days[a] >= self.gap {
+                        *nb = nb.min(z);
+                    }
+                }
+            }
+            spread = next;
+        }
+        (0..m)
+            .filter(|&i| spread[i] < inf)
+            .map(|i| {
+                checks
+                    .iter()
+                    .filter(|c| c.0 >= self.days[i])
+                    .fold(spread[i], |z, &c| f64::max(z, self.dev(n, c)))
+            })
+            .fold(inf, f64::min)
+    }
 }
 
 #[cfg(test)]
@@ -267,6 +589,47 @@ unavailable = [2026-10-06, 2026-10-20]
 [[team]]
 name = "C1"
 club = "C"
+division = "D"
+"#;
+
+    /// Three teams, one club night, a short season with waits over 21 days costing.
+    const THREE: &str = r#"
+name = "Three on one night"
+start = 2026-10-01
+end = 2026-12-23
+
+[rules]
+min_days_between = 7
+
+[weights]
+long_rest_days = 21
+
+[[venue]]
+name = "Hall"
+capacity = 3
+
+[[club]]
+name = "A"
+venue = "Hall"
+nights = ["Thu"]
+
+[[division]]
+name = "D"
+format = "single"
+
+[[team]]
+name = "A1"
+club = "A"
+division = "D"
+
+[[team]]
+name = "A2"
+club = "A"
+division = "D"
+
+[[team]]
+name = "A3"
+club = "A"
 division = "D"
 "#;
 
@@ -366,6 +729,73 @@ division = "D"
                 cost > 0.0 && spread > 0.0,
                 "the test league makes both bite"
             );
+        }
+    }
+
+    /// The coupled bound (shared days priced in): never under the plain sum, well over it where
+    /// a group has an odd number of teams (the darts league: five teams, one night), and never
+    /// over a proven optimum or any solved schedule.
+    #[test]
+    fn coupled_bound_rises_but_stays_under_the_optimum() {
+        let far = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        // Three teams on one night (an odd group: two play on any day, all three would like
+        // the same two dates): the bound against HiGHS's proven optimum.
+        let league = parse_league(THREE, "three.toml").unwrap();
+        let cand = candidates(&league, &Rerun::default());
+        let w = league.weights;
+        let (own, worst) = bound(&league, &cand, &w).unwrap();
+        let plain = own + w.spread_max * worst;
+        let opts = crate::solve::Options {
+            time_limit: 60.0,
+            gap: 0.0,
+            threads: 1,
+            ..Default::default()
+        };
+        let solved = crate::solve::solve(&league, &opts).unwrap();
+        let optimum = solved.objective.unwrap();
+        assert!(solved.bound.unwrap() >= optimum - 1e-6, "proven optimal");
+        // Its rows: one per Thursday, two of the three teams at most.
+        let season = Season::new(&league);
+        let dps: Vec<Dp> = (0..3)
+            .map(|t| Dp::new(&league, &cand, &w, &season, t).unwrap())
+            .collect();
+        let rows = Rows::new(&league, &cand, &[0, 1, 2], &dps);
+        assert_eq!(rows.cap, vec![2.0; dps[0].days.len()]);
+        assert_eq!(
+            dps[0].days.len(),
+            12,
+            "Thursdays from 1 October to 17 December"
+        );
+        let coupled = coupled_bound(&league, &cand, &w, optimum, far).unwrap();
+        assert!(
+            coupled <= optimum + 1e-6,
+            "{coupled} over the optimum {optimum}"
+        );
+        assert!(coupled > plain + 20.0, "{coupled} barely over {plain}");
+
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/instances/examples/darts-weekly.toml"
+        );
+        let league = crate::model::read_league(std::path::Path::new(path)).unwrap();
+        let cand = candidates(&league, &Rerun::default());
+        let w = league.weights;
+        let (own, worst) = bound(&league, &cand, &w).unwrap();
+        let plain = own + w.spread_max * worst;
+        for seed in 0..2 {
+            let opts = crate::solve::Options {
+                time_limit: 2.0,
+                seed,
+                threads: 1,
+                ..Default::default()
+            };
+            let objective = crate::solve::solve(&league, &opts)
+                .unwrap()
+                .objective
+                .unwrap();
+            let coupled = coupled_bound(&league, &cand, &w, objective, far).unwrap();
+            assert!(coupled <= objective + 1e-6, "{coupled} over {objective}");
+            assert!(coupled > plain + 20.0, "{coupled} barely over {plain}");
         }
     }
 

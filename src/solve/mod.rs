@@ -411,16 +411,25 @@ fn conclude(
         let schedule = schedule_of(cand, best.chosen.as_deref().unwrap_or(&[]), league);
         // The searches' bounds, and the teams' least costs (`team_bound`), whichever is higher.
         let weights = opts.weights.unwrap_or(league.weights);
-        let teams_least = formulate::team_bound::bound(league, cand, &weights).map(|(own, worst)| {
-            let b = own + weights.spread_max * worst;
-            if opts.progress {
-                eprintln!(
-                    "progress: the teams' least costs bound the objective at {b:.2} (their own terms {own:.2}, worst spread at least {:.1}%)",
-                    worst * 100.0
-                );
-            }
-            b
-        });
+        // In what is left of the time limit, at most a twentieth of it; none after a proof or
+        // for a rerun, which must stay quick (the plain sum of least costs takes no time).
+        let proven = runs.iter().any(|r| r.status == RunStatus::Optimal);
+        let share = if proven || opts.steer.rescheduling() {
+            0.0
+        } else {
+            opts.time_limit.max(0.0) / 20.0
+        };
+        let deadline = (started + std::time::Duration::from_secs_f64(opts.time_limit.max(0.0)))
+            .min(Instant::now() + std::time::Duration::from_secs_f64(share));
+        let teams_least =
+            formulate::team_bound::coupled_bound(league, cand, &weights, best.objective, deadline)
+                .inspect(|b| {
+                    if opts.progress {
+                        eprintln!(
+                            "progress: the teams' least costs, with the days their groups share, bound the objective at {b:.2}"
+                        );
+                    }
+                });
         let mut bound = runs
             .iter()
             .map(|r| r.bound)
