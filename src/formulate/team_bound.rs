@@ -145,6 +145,25 @@ pub fn coupled_bound(
     Some(best)
 }
 
+/// Per team, its group: teams linked by fixtures share one (the root of a union-find).
+pub fn groups(league: &League, cand: &Candidates) -> Vec<usize> {
+    let mut parent: Vec<usize> = (0..league.teams.len()).collect();
+    fn root(p: &mut [usize], mut x: usize) -> usize {
+        while p[x] != x {
+            p[x] = p[p[x]];
+            x = p[x];
+        }
+        x
+    }
+    for f in &cand.fixtures {
+        let (a, b) = (root(&mut parent, f.a), root(&mut parent, f.b));
+        parent[a] = b;
+    }
+    (0..league.teams.len())
+        .map(|t| root(&mut parent, t))
+        .collect()
+}
+
 /// The shared rows: per group and day with an odd number of its teams able to play, the teams
 /// playing that day are at most one fewer.
 struct Rows {
@@ -156,22 +175,10 @@ struct Rows {
 
 impl Rows {
     fn new(league: &League, cand: &Candidates, teams: &[usize], dps: &[Dp]) -> Rows {
-        // Groups: teams linked by fixtures (union-find).
-        let mut parent: Vec<usize> = (0..league.teams.len()).collect();
-        fn root(p: &mut [usize], mut x: usize) -> usize {
-            while p[x] != x {
-                p[x] = p[p[x]];
-                x = p[x];
-            }
-            x
-        }
-        for f in &cand.fixtures {
-            let (a, b) = (root(&mut parent, f.a), root(&mut parent, f.b));
-            parent[a] = b;
-        }
+        let group = groups(league, cand);
         let mut able: BTreeMap<(usize, i32), usize> = BTreeMap::new();
         for (k, &t) in teams.iter().enumerate() {
-            let g = root(&mut parent, t);
+            let g = group[t];
             for &d in &dps[k].days {
                 *able.entry((g, d)).or_default() += 1;
             }
@@ -188,7 +195,7 @@ impl Rows {
             .iter()
             .enumerate()
             .map(|(k, &t)| {
-                let g = root(&mut parent, t);
+                let g = group[t];
                 dps[k]
                     .days
                     .iter()
@@ -797,6 +804,62 @@ division = "D"
             assert!(coupled <= objective + 1e-6, "{coupled} over {objective}");
             assert!(coupled > plain + 20.0, "{coupled} barely over {plain}");
         }
+    }
+
+    /// The whole model (with its least-cost and odd-day rows) against every schedule of the
+    /// three-team league, each checked and priced by the independent checker: HiGHS's proven
+    /// optimum is the least of them, so no row cuts off a valid schedule.
+    #[test]
+    fn proven_optimum_is_the_least_of_every_schedule() {
+        let league = parse_league(THREE, "three.toml").unwrap();
+        let cand = candidates(&league, &Rerun::default());
+        let opts = crate::solve::Options {
+            time_limit: 60.0,
+            gap: 0.0,
+            threads: 1,
+            ..Default::default()
+        };
+        let solved = crate::solve::solve(&league, &opts).unwrap();
+        let optimum = solved.objective.unwrap();
+        assert!(solved.bound.unwrap() >= optimum - 1e-6, "proven optimal");
+        // Each fixture on each of its slots (date and home side), every combination.
+        let slots: Vec<Vec<usize>> = (0..cand.fixtures.len())
+            .map(|f| {
+                (0..cand.slots.len())
+                    .filter(|&s| cand.slots[s].fixture == f)
+                    .collect()
+            })
+            .collect();
+        assert_eq!(slots.len(), 3);
+        let (mut least, mut valid) = (f64::INFINITY, 0);
+        for &a in &slots[0] {
+            for &b in &slots[1] {
+                for &c in &slots[2] {
+                    let matches = [a, b, c]
+                        .iter()
+                        .map(|&s| crate::model::Match {
+                            date: cand.slots[s].date,
+                            division: 0,
+                            home: cand.slots[s].home,
+                            away: cand.slots[s].away,
+                        })
+                        .collect();
+                    // Through CSV, as `fixtures check` reads a list.
+                    let csv = crate::model::FixtureList::new(matches, &league).to_csv(&league);
+                    let list = crate::check::parse_fixtures(&league, csv.as_bytes(), "all.csv");
+                    let report = crate::check::check(&league, &list.unwrap());
+                    if report.is_valid() {
+                        valid += 1;
+                        least = least.min(report.quality.objective);
+                    }
+                }
+            }
+        }
+        assert!(valid > 1000, "{valid} valid schedules");
+        assert!(
+            (least - optimum).abs() < 1e-6 * least,
+            "enumerated {least}, HiGHS {optimum}"
+        );
     }
 
     /// The bound never exceeds the objective of schedules the solver finds, and the model's
