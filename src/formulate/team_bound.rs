@@ -739,19 +739,10 @@ division = "D"
         }
     }
 
-    /// The coupled bound (shared days priced in): never under the plain sum, well over it where
-    /// a group has an odd number of teams (the darts league: five teams, one night), and never
-    /// over a proven optimum or any solved schedule.
-    #[test]
-    fn coupled_bound_rises_but_stays_under_the_optimum() {
-        let far = std::time::Instant::now() + std::time::Duration::from_secs(60);
-        // Three teams on one night (an odd group: two play on any day, all three would like
-        // the same two dates): the bound against HiGHS's proven optimum.
+    /// The three-team league, its candidates and its optimum, proven by `solve` at `--gap 0`.
+    fn three_solved() -> (League, Candidates, f64) {
         let league = parse_league(THREE, "three.toml").unwrap();
         let cand = candidates(&league, &Rerun::default());
-        let w = league.weights;
-        let (own, worst) = bound(&league, &cand, &w).unwrap();
-        let plain = own + w.spread_max * worst;
         let opts = crate::solve::Options {
             time_limit: 60.0,
             gap: 0.0,
@@ -761,6 +752,21 @@ division = "D"
         let solved = crate::solve::solve(&league, &opts).unwrap();
         let optimum = solved.objective.unwrap();
         assert!(solved.bound.unwrap() >= optimum - 1e-6, "proven optimal");
+        (league, cand, optimum)
+    }
+
+    /// The coupled bound (shared days priced in): never under the plain sum, well over it where
+    /// a group has an odd number of teams (the darts league: five teams, one night), and never
+    /// over a proven optimum or any solved schedule.
+    #[test]
+    fn coupled_bound_rises_but_stays_under_the_optimum() {
+        let far = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        // Three teams on one night (an odd group: two play on any day, all three would like
+        // the same two dates): the bound against HiGHS's proven optimum.
+        let (league, cand, optimum) = three_solved();
+        let w = league.weights;
+        let (own, worst) = bound(&league, &cand, &w).unwrap();
+        let plain = own + w.spread_max * worst;
         // Its rows: one per Thursday, two of the three teams at most.
         let season = Season::new(&league);
         let dps: Vec<Dp> = (0..3)
@@ -811,17 +817,7 @@ division = "D"
     /// optimum is the least of them, so no row cuts off a valid schedule.
     #[test]
     fn proven_optimum_is_the_least_of_every_schedule() {
-        let league = parse_league(THREE, "three.toml").unwrap();
-        let cand = candidates(&league, &Rerun::default());
-        let opts = crate::solve::Options {
-            time_limit: 60.0,
-            gap: 0.0,
-            threads: 1,
-            ..Default::default()
-        };
-        let solved = crate::solve::solve(&league, &opts).unwrap();
-        let optimum = solved.objective.unwrap();
-        assert!(solved.bound.unwrap() >= optimum - 1e-6, "proven optimal");
+        let (league, cand, optimum) = three_solved();
         // Each fixture on each of its slots (date and home side), every combination.
         let slots: Vec<Vec<usize>> = (0..cand.fixtures.len())
             .map(|f| {
