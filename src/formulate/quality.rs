@@ -2,10 +2,10 @@
 //!
 //! Per team, the model follows its candidate dates d_1 < ... < d_m, with P_i (it plays on d_i)
 //! and H_i (it plays at home on d_i) as sums of slot variables, and adds continuous state:
-//! - L_i: the side (1 home, 0 away) of its latest match up to d_i;
-//! - F_i: whether it has played before d_i;
-//! - b_i >= 0: a break at d_i (this match on the same side as the one before);
-//! - C_i: matches played up to d_i, for the spread.
+//! - breaks: a unit flow through the team's season (`breaks`), in state "not yet played",
+//!   "last at home" or "last away" on each date, paying a break on entering a match on the
+//!   side of the last;
+//! - C_i: matches played up to d_i, for long waits, the winter share and the spread.
 //!
 //! All of them are exact at integer x, so the objective counts breaks exactly.
 
@@ -93,7 +93,8 @@ pub fn add_quality(
             continue;
         }
         if w.breaks > 0.0 {
-            division_breaks[league.teams[t].division] += breaks(mip, &td, w.breaks);
+            let gap = league.rules.min_days_between.max(1) as i64;
+            division_breaks[league.teams[t].division] += breaks(mip, &td, gap, w.breaks);
         }
         // The team's own cost terms, into the objective and, for its row, into `own`.
         let mut own = match season {
@@ -189,41 +190,51 @@ fn compact_break_cuts(
     }
 }
 
-/// Exact break count of one team (see the module's comment); returns the sum of its break
-/// variables.
-pub fn breaks(mip: &mut Mip, td: &TeamDates, weight: f64) -> Expression {
-    let mut total = Expression::default();
+/// Exact break count of one team (see the module's comment), as a unit flow through the
+/// team's season: on each candidate date the flow is in one of three states, "not yet played"
+/// or "last played at home / away"; it enters the date's home or away match (whatever the team
+/// plays there), paying a break when the match is on the same side as the last, or waits for
+/// the next date. After a match it resumes at the first date `gap` days on. At a whole
+/// schedule the flow is the team's season; in the LP relaxation it is a mixture of seasons,
+/// each priced in full, where a fractional "side of the last match" would see no break at all
+/// (the five-team darts league's bound, the four-team league's proof). Returns the sum of
+/// its break arcs; each costs `weight` in the objective.
+pub fn breaks(mip: &mut Mip, td: &TeamDates, gap: i64, weight: f64) -> Expression {
     let m = td.dates.len();
-    let mut prev_l: Option<Variable> = None;
-    let mut prev_f: Option<Variable> = None;
+    let mut total = Expression::default();
+    // Flow arriving at each date in each state (0 not yet played, 1 home last, 2 away last).
+    let mut arriving: Vec<[Expression; 3]> = vec![Default::default(); m + 1];
+    arriving[0][0] = Expression::from(1.0);
     for i in 0..m {
-        let (p, h) = (&td.plays[i], &td.home[i]);
-        let l = cont(mip, 1.0);
-        // L_i >= H_i; L_i <= 1 - A_i = 1 - P_i + H_i.
-        mip.constraints.push((l - h.clone()).geq(0));
-        mip.constraints.push((l + p.clone() - h.clone()).leq(1));
-        if let (Some(pl), Some(pf)) = (prev_l, prev_f) {
-            // No match on d_i: the side carries over.
-            mip.constraints.push((l - pl - p.clone()).leq(0));
-            mip.constraints.push((pl - l - p.clone()).leq(0));
-            // F_i >= F_{i-1}, F_i >= P_{i-1}.
-            let f = cont(mip, 1.0);
-            mip.constraints.push((f - pf).geq(0));
-            mip.constraints.push((f - td.plays[i - 1].clone()).geq(0));
-            let b = cont(mip, 1.0);
-            // Home after home: b >= H_i + L_{i-1} + F_i - 2.
-            mip.constraints.push((b - h.clone() - pl - f).geq(-2));
-            // Away after away: b >= A_i - L_{i-1} + F_i - 1.
-            mip.constraints
-                .push((b - p.clone() + h.clone() + pl - f).geq(-1));
-            mip.objective += weight * b;
-            total += b;
-            prev_f = Some(f);
-        } else {
-            // Nothing can have been played before the first candidate date.
-            prev_f = Some(cont(mip, 0.0));
+        let away = td.plays[i].clone() - td.home[i].clone();
+        let sides = [td.home[i].clone(), away];
+        // Into the home (k = 0) and away (k = 1) match of date i, from each state.
+        let mut into = [Expression::default(), Expression::default()];
+        let state = std::mem::take(&mut arriving[i]);
+        for (from, inflow) in state.into_iter().enumerate() {
+            let wait = cont(mip, 1.0);
+            let mut out = Expression::from(wait);
+            for (k, into_k) in into.iter_mut().enumerate() {
+                let arc = cont(mip, 1.0);
+                out += arc;
+                *into_k += arc;
+                if from == k + 1 {
+                    total += arc;
+                    mip.objective += weight * arc;
+                }
+            }
+            mip.constraints.push((out - inflow).eq(0));
+            arriving[i + 1][from] += wait;
         }
-        prev_l = Some(l);
+        // A match on date i resumes at the first date `gap` days on.
+        let next = td.dates[i..]
+            .iter()
+            .position(|d| (*d - td.dates[i]).num_days() >= gap)
+            .map_or(m, |k| i + k);
+        for (k, (into_k, plays)) in into.into_iter().zip(sides).enumerate() {
+            mip.constraints.push((into_k - plays.clone()).eq(0));
+            arriving[next][k + 1] += plays;
+        }
     }
     total
 }
