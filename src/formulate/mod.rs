@@ -7,6 +7,7 @@ mod candidates;
 pub mod precheck;
 pub mod quality;
 pub mod rules;
+pub mod symmetry;
 pub mod team_bound;
 
 pub use candidates::{candidates, candidates_elastic, Candidates, Slot};

@@ -559,7 +559,34 @@ pub(crate) fn run_once(
             }
         }
     }
-    run_mip(mip, opts, started, spec).map(|r| r.0)
+    // Twin teams' mirrored schedules, one of each pair kept: only in the whole model, with
+    // nothing that tells the twins apart (an earlier draft, a rerun's costs). The start, if it
+    // is the mirror of the kept one, is mirrored too.
+    let mirrored;
+    let mut spec = RunSpec { ..*spec };
+    if spec.teams.is_none() && steer.differ_from.is_empty() && !steer.rescheduling() {
+        let twins = formulate::symmetry::twins(league, cand);
+        for twin in &twins {
+            twin.add_row(cand, &mut mip);
+        }
+        if let (false, Some(start)) = (twins.is_empty(), spec.start) {
+            let mut chosen: Vec<usize> = (0..cand.slots.len().min(start.len()))
+                .filter(|&s| start[s] > 0.5)
+                .collect();
+            for twin in &twins {
+                if !twin.keeps(cand, &chosen) {
+                    chosen = chosen.iter().map(|&s| twin.image[s]).collect();
+                }
+            }
+            let mut cols = vec![0.0; cand.slots.len()];
+            for s in chosen {
+                cols[s] = 1.0;
+            }
+            mirrored = cols;
+            spec.start = Some(&mirrored);
+        }
+    }
+    run_mip(mip, opts, started, &spec).map(|r| r.0)
 }
 
 /// Solves a built model with HiGHS; the run and, when it has a solution, every column's value.
