@@ -11,7 +11,7 @@
 
 use super::{Candidates, Mip};
 use crate::model::League;
-use chrono::NaiveDate;
+use chrono::{Datelike, NaiveDate};
 use good_lp::Expression;
 use std::collections::BTreeMap;
 
@@ -171,8 +171,6 @@ impl Twin {
         }
     }
 }
-
-use chrono::Datelike;
 
 #[cfg(test)]
 mod tests {
