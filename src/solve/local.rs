@@ -25,6 +25,11 @@ use std::time::Instant;
 /// One match of a team: (day of the season, at home, fixture).
 type TeamMatch = (i32, bool, usize);
 
+/// The most slots `Anneal::nearby` chooses among.
+const NEAR_MAX: usize = 8;
+/// The most teams one move touches (three fixtures).
+const MOVE_TEAMS: usize = 6;
+
 /// Each venue's room for league matches on each day of the season (venue × day, `days` a
 /// venue).
 pub(crate) fn capacities(league: &League, days: usize) -> Vec<i32> {
@@ -44,6 +49,8 @@ pub(crate) struct Anneal<'a> {
     days: usize,
     /// Per slot: day of the season (0 = the league's start).
     day: Vec<i32>,
+    /// Per slot: its venue and day (index of `load` and `cap`), and its home team's club.
+    at: Vec<(u32, u32)>,
     /// Per slot: the avoid-dates cost (and, rescheduling, the cost of a move).
     avoid: Vec<f64>,
     /// Per fixture: (day, home, slot), sorted, for finding a fixture's slot on a day.
@@ -68,11 +75,15 @@ pub(crate) struct Anneal<'a> {
     club_dates: Vec<i32>,
     team_cost: Vec<f64>,
     team_z: Vec<f64>,
+    /// The largest of `team_z`.
+    worst: f64,
     avoid_total: f64,
     /// Earlier drafts: each fixture's day in each, and how many fixtures may keep it.
     earlier: Vec<Vec<i32>>,
     same: Vec<i32>,
     max_same: i32,
+    /// Buffers for the touched teams' match lists while a move is priced.
+    scratch: Vec<Vec<TeamMatch>>,
 }
 
 impl<'a> Anneal<'a> {
@@ -152,12 +163,23 @@ impl<'a> Anneal<'a> {
             })
             .collect();
         let cap = capacities(league, days);
+        let at = cand
+            .slots
+            .iter()
+            .zip(&day)
+            .map(|(slot, &d)| {
+                let venue = league.fixture_venue(slot.home, slot.away);
+                let club = league.teams[slot.home].club;
+                ((venue * days + d as usize) as u32, club as u32)
+            })
+            .collect();
         let mut a = Anneal {
             league,
             cand,
             w: *w,
             days,
             day,
+            at,
             avoid,
             slots_of,
             internal,
@@ -175,10 +197,12 @@ impl<'a> Anneal<'a> {
             club_dates: vec![0; league.clubs.len()],
             team_cost: vec![0.0; league.teams.len()],
             team_z: vec![0.0; league.teams.len()],
+            worst: 0.0,
             avoid_total: 0.0,
             earlier: Vec::new(),
             same: Vec::new(),
             max_same: i32::MAX,
+            scratch: vec![Vec::new(); MOVE_TEAMS],
         };
         for (f, &s) in cur.iter().enumerate() {
             let slot = cand.slots[s];
@@ -194,6 +218,7 @@ impl<'a> Anneal<'a> {
             a.team_cost[t] = cost;
             a.team_z[t] = z;
         }
+        a.worst = a.team_z.iter().copied().fold(0.0, f64::max);
         a
     }
 
@@ -231,8 +256,7 @@ impl<'a> Anneal<'a> {
 
     /// The schedule's objective, as the MIP counts it.
     pub(crate) fn objective(&self) -> f64 {
-        let worst = self.team_z.iter().copied().fold(0.0, f64::max);
-        self.team_cost.iter().sum::<f64>() + self.avoid_total + self.w.spread_max * worst
+        self.team_cost.iter().sum::<f64>() + self.avoid_total + self.w.spread_max * self.worst
     }
 
     /// Each team's spread (0 to 1).
@@ -261,17 +285,17 @@ impl<'a> Anneal<'a> {
 
     /// Adds `k` (1 or -1) of slot `s` to its venue's load and its club's home dates.
     fn resources(&mut self, s: usize, k: i32) {
-        let slot = self.cand.slots[s];
-        let team = &self.league.teams[slot.home];
+        let (at, club) = self.at[s];
+        let club = club as usize;
         let d = self.day[s] as usize;
-        self.load[self.league.fixture_venue(slot.home, slot.away) * self.days + d] += k;
-        let ch = &mut self.club_home[team.club * self.days + d];
+        self.load[at as usize] += k;
+        let ch = &mut self.club_home[club * self.days + d];
         let before = *ch;
         *ch += k;
         if before == 0 && *ch > 0 {
-            self.club_dates[team.club] += 1;
+            self.club_dates[club] += 1;
         } else if before > 0 && *ch == 0 {
-            self.club_dates[team.club] -= 1;
+            self.club_dates[club] -= 1;
         }
     }
 
@@ -370,14 +394,11 @@ impl<'a> Anneal<'a> {
             }
         };
         let over = changes.iter().any(|&(_, s)| {
-            let slot = self.cand.slots[s];
-            let team = &self.league.teams[slot.home];
-            let i =
-                self.league.fixture_venue(slot.home, slot.away) * self.days + self.day[s] as usize;
+            let (i, club) = (self.at[s].0 as usize, self.at[s].1 as usize);
             self.load[i] > self.cap[i]
-                || self.league.clubs[team.club]
+                || self.league.clubs[club]
                     .max_home_dates
-                    .is_some_and(|m| self.club_dates[team.club] > m as i32)
+                    .is_some_and(|m| self.club_dates[club] > m as i32)
         });
         if over {
             undo(self);
@@ -396,23 +417,30 @@ impl<'a> Anneal<'a> {
             }
             same_delta.push(d);
         }
-        let mut teams: Vec<usize> = Vec::with_capacity(6);
+        let mut teams = [0usize; MOVE_TEAMS];
+        let mut nt = 0;
         for &(f, _) in changes {
             let fx = self.cand.fixtures[f];
             for t in [fx.a, fx.b] {
-                if !teams.contains(&t) {
-                    teams.push(t);
+                if !teams[..nt].contains(&t) {
+                    teams[nt] = t;
+                    nt += 1;
                 }
             }
         }
+        let teams = &teams[..nt];
+        // Each touched team's matches after the move, built in reused buffers.
+        let mut lists = std::mem::take(&mut self.scratch);
+        let mut values = [(0.0, 0.0); MOVE_TEAMS];
         let mut delta = 0.0;
-        let mut new_lists: Vec<(Vec<TeamMatch>, f64, f64)> = Vec::with_capacity(teams.len());
-        for &t in &teams {
-            let mut ms: Vec<TeamMatch> = self.matches[t]
-                .iter()
-                .copied()
-                .filter(|m| !changes.iter().any(|c| c.0 == m.2))
-                .collect();
+        for (i, &t) in teams.iter().enumerate() {
+            let ms = &mut lists[i];
+            ms.clear();
+            ms.extend(
+                self.matches[t]
+                    .iter()
+                    .filter(|m| !changes.iter().any(|c| c.0 == m.2)),
+            );
             let mut homes = 0;
             for &(f, s) in changes {
                 let slot = self.cand.slots[s];
@@ -425,44 +453,52 @@ impl<'a> Anneal<'a> {
             let h = self.home_count[t] + homes;
             let (lo, hi) = self.home_range[t];
             if h < lo || h > hi {
+                self.scratch = lists;
                 undo(self);
                 return None;
             }
             ms.sort_unstable();
-            let Some((cost, z)) = self.team_value(t, &ms) else {
+            let Some((cost, z)) = self.team_value(t, ms) else {
+                self.scratch = lists;
                 undo(self);
                 return None;
             };
             delta += cost - self.team_cost[t];
-            new_lists.push((ms, cost, z));
+            values[i] = (cost, z);
         }
         let avoid: f64 = changes
             .iter()
             .map(|&(f, s)| self.avoid[s] - self.avoid[self.cur[f]])
             .sum();
         delta += avoid;
+        let mut worst = self.worst;
         if self.w.spread_max > 0.0 {
-            let old = self.team_z.iter().copied().fold(0.0, f64::max);
-            let mut new = 0.0f64;
-            for (t, &z) in self.team_z.iter().enumerate() {
-                let z = match teams.iter().position(|&u| u == t) {
-                    Some(i) => new_lists[i].2,
-                    None => z,
-                };
-                new = new.max(z);
-            }
-            delta += self.w.spread_max * (new - old);
+            // The untouched teams' largest spread is the old worst unless a touched team
+            // held it: only then look at every team.
+            let rest = if teams.iter().any(|&t| self.team_z[t] >= self.worst) {
+                (0..self.team_z.len())
+                    .filter(|t| !teams.contains(t))
+                    .map(|t| self.team_z[t])
+                    .fold(0.0, f64::max)
+            } else {
+                self.worst
+            };
+            worst = values[..nt].iter().map(|v| v.1).fold(rest, f64::max);
+            delta += self.w.spread_max * (worst - self.worst);
         }
         if delta >= limit {
+            self.scratch = lists;
             undo(self);
             return None;
         }
-        for (&t, (ms, cost, z)) in teams.iter().zip(new_lists) {
-            self.home_count[t] = ms.iter().filter(|m| m.1).count() as i32;
-            self.matches[t] = ms;
-            self.team_cost[t] = cost;
-            self.team_z[t] = z;
+        for (i, &t) in teams.iter().enumerate() {
+            self.home_count[t] = lists[i].iter().filter(|m| m.1).count() as i32;
+            // The team's old list becomes the buffer.
+            std::mem::swap(&mut self.matches[t], &mut lists[i]);
+            (self.team_cost[t], self.team_z[t]) = values[i];
         }
+        self.scratch = lists;
+        self.worst = worst;
         for &(f, s) in changes {
             self.cur[f] = s;
         }
@@ -476,22 +512,45 @@ impl<'a> Anneal<'a> {
     /// The slot of fixture `f` with `home` at home nearest to `day` (a random one of the
     /// `near` nearest), other than the current one.
     fn nearby(&self, f: usize, home: usize, day: i32, near: usize, rng: &mut Rng) -> Option<usize> {
-        let mut best: Vec<(i32, usize)> = self.slots_of[f]
-            .iter()
-            .filter(|&&(_, h, s)| h == home && s != self.cur[f])
-            .map(|&(d, _, s)| ((d - day).abs(), s))
-            .collect();
-        if best.is_empty() {
-            return None;
+        // Outwards from `day` through the fixture's slots (sorted by day), nearest first: no
+        // allocation, as this runs on most moves.
+        let v = &self.slots_of[f];
+        let mut pick = [0usize; NEAR_MAX];
+        let k = near.min(NEAR_MAX);
+        let mut n = 0;
+        let mut hi = v.partition_point(|e| e.0 < day);
+        let mut lo = hi;
+        while n < k {
+            let left = (lo > 0).then(|| day - v[lo - 1].0);
+            let right = (hi < v.len()).then(|| v[hi].0 - day);
+            let i = match (left, right) {
+                (None, None) => break,
+                (Some(l), Some(r)) if l < r => {
+                    lo -= 1;
+                    lo
+                }
+                (Some(_), None) => {
+                    lo -= 1;
+                    lo
+                }
+                _ => {
+                    hi += 1;
+                    hi - 1
+                }
+            };
+            let (_, h, s) = v[i];
+            if h == home && s != self.cur[f] {
+                pick[n] = s;
+                n += 1;
+            }
         }
-        let k = near.min(best.len());
-        best.select_nth_unstable(k - 1);
-        best.truncate(k);
-        Some(best[rng.below(k)].1)
+        (n > 0).then(|| pick[rng.below(n)])
     }
 
-    /// A random move, as a list of (fixture, new slot).
-    fn propose(&self, rng: &mut Rng, movable: &[usize]) -> Vec<(usize, usize)> {
+    /// A random move into `out`, as a list of (fixture, new slot); left empty when the move
+    /// has no slots to go to.
+    fn propose(&self, rng: &mut Rng, movable: &[usize], out: &mut Vec<(usize, usize)>) {
+        out.clear();
         let f = movable[rng.below(movable.len())];
         let s = self.cur[f];
         let slot = self.cand.slots[s];
@@ -500,7 +559,7 @@ impl<'a> Anneal<'a> {
             // Anywhere.
             0 | 1 => {
                 let all = &self.slots_of[f];
-                vec![(f, all[rng.below(all.len())].2)]
+                out.push((f, all[rng.below(all.len())].2));
             }
             // Nearby, either side.
             2..=4 => {
@@ -509,9 +568,9 @@ impl<'a> Anneal<'a> {
                 } else {
                     slot.away
                 };
-                self.nearby(f, home, day, 4, rng)
-                    .map(|n| vec![(f, n)])
-                    .unwrap_or_default()
+                if let Some(n) = self.nearby(f, home, day, 4, rng) {
+                    out.push((f, n));
+                }
             }
             // Two fixtures of one team swap dates.
             5 | 6 => {
@@ -523,7 +582,7 @@ impl<'a> Anneal<'a> {
                 let fs = &self.cand.fixtures_of[t];
                 let g = fs[rng.below(fs.len())];
                 if g == f {
-                    return Vec::new();
+                    return;
                 }
                 let sg = self.cur[g];
                 let (dg, hg) = (self.day[sg], self.cand.slots[sg].home);
@@ -533,32 +592,32 @@ impl<'a> Anneal<'a> {
                         .ok()
                         .map(|i| v[i].2)
                 };
-                match (on(f, dg, slot.home), on(g, day, hg)) {
-                    (Some(a), Some(b)) => vec![(f, a), (g, b)],
-                    _ => Vec::new(),
+                if let (Some(a), Some(b)) = (on(f, dg, slot.home), on(g, day, hg)) {
+                    out.extend([(f, a), (g, b)]);
                 }
             }
             // A directed cycle reverses.
             _ => {
                 let (h, a) = (slot.home, slot.away);
-                let cycle = self.cycle(f, h, a, rng);
-                let mut out = Vec::with_capacity(cycle.len());
-                for g in cycle {
+                let (cycle, len) = self.cycle(f, h, a, rng);
+                for &g in &cycle[..len] {
                     let sg = self.cur[g];
                     let gs = self.cand.slots[sg];
                     match self.nearby(g, gs.away, self.day[sg], 3, rng) {
                         Some(n) => out.push((g, n)),
-                        None => return Vec::new(),
+                        None => {
+                            out.clear();
+                            return;
+                        }
                     }
                 }
-                out
             }
         }
     }
 
     /// Fixtures forming a directed cycle through `f` (h hosts a): a's fixture hosting h
     /// (two legs), or a hosts c and c hosts h.
-    fn cycle(&self, f: usize, h: usize, a: usize, rng: &mut Rng) -> Vec<usize> {
+    fn cycle(&self, f: usize, h: usize, a: usize, rng: &mut Rng) -> ([usize; 3], usize) {
         let hosts = |g: usize, x: usize, y: usize| {
             let s = self.cand.slots[self.cur[g]];
             s.home == x && s.away == y
@@ -575,17 +634,17 @@ impl<'a> Anneal<'a> {
                 continue;
             }
             if gs.away == h {
-                return vec![f, g];
+                return ([f, g, 0], 2);
             }
             let c = gs.away;
             if let Some(&e) = self.cand.fixtures_of[c]
                 .iter()
                 .find(|&&e| self.slots_of[e].len() > 1 && hosts(e, c, h))
             {
-                return vec![f, g, e];
+                return ([f, g, e], 3);
             }
         }
-        Vec::new()
+        ([0; 3], 0)
     }
 
     /// Anneals until `deadline` (seconds since `started`); keeps the best schedule found.
@@ -611,6 +670,7 @@ impl<'a> Anneal<'a> {
         let mut best = (value, self.cur.clone());
         let (mut tried, mut taken) = (0u64, 0u64);
         let mut temp = t0;
+        let mut changes: Vec<(usize, usize)> = Vec::with_capacity(3);
         loop {
             if tried % 1024 == 0 {
                 let now = started.elapsed().as_secs_f64();
@@ -620,7 +680,7 @@ impl<'a> Anneal<'a> {
                 temp = t0 * (t1 / t0).powf((now - begin) / span);
             }
             tried += 1;
-            let changes = self.propose(&mut rng, &movable);
+            self.propose(&mut rng, &movable, &mut changes);
             if changes.is_empty() {
                 continue;
             }
@@ -713,5 +773,51 @@ mod tests {
                 mip.objective
             );
         }
+    }
+
+    /// The state a move updates in place (match lists, home counts, costs, the worst spread,
+    /// venue loads) stays what a fresh pricing of the schedule gives, move after move, and the
+    /// schedule stays valid: thousands of random moves, each taken whatever it costs.
+    #[test]
+    fn moves_keep_the_state_exact() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/instances/sussex-2026-7.toml");
+        let league = crate::model::read_league(std::path::Path::new(path)).unwrap();
+        let cand = formulate::candidates(&league, &crate::model::Rerun::default());
+        let cur = crate::solve::construct::greedy(&league, &cand, 1).expect("a constructed start");
+        let w = league.weights;
+        let mut sa = Anneal::new(&league, &cand, &w, &cur);
+        let movable: Vec<usize> = (0..cur.len())
+            .filter(|&f| sa.slots_of[f].len() > 1)
+            .collect();
+        let mut rng = Rng::new(7);
+        let mut changes = Vec::new();
+        let (mut taken, mut value) = (0, sa.objective());
+        for i in 0..20_000 {
+            sa.propose(&mut rng, &movable, &mut changes);
+            if changes.is_empty() {
+                continue;
+            }
+            let Some(d) = sa.try_move(&changes, f64::INFINITY) else {
+                continue;
+            };
+            taken += 1;
+            value += d;
+            if i % 500 == 0 {
+                let fresh = Anneal::new(&league, &cand, &w, &sa.cur);
+                assert!(fresh.valid(), "move {i} broke a rule");
+                assert!(
+                    (fresh.objective() - sa.objective()).abs() < 1e-6,
+                    "move {i}"
+                );
+                assert!((fresh.objective() - value).abs() < 1e-6, "move {i}");
+                assert_eq!(fresh.team_z, sa.team_z);
+                assert_eq!(fresh.worst, sa.worst);
+                assert_eq!(fresh.matches, sa.matches);
+                assert_eq!(fresh.home_count, sa.home_count);
+                assert_eq!(fresh.load, sa.load);
+                assert_eq!(fresh.club_dates, sa.club_dates);
+            }
+        }
+        assert!(taken > 1_000, "only {taken} moves taken");
     }
 }
