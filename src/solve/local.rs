@@ -55,6 +55,8 @@ pub(crate) struct Anneal<'a> {
     avoid: Vec<f64>,
     /// Per fixture: (day, home, slot), sorted, for finding a fixture's slot on a day.
     slots_of: Vec<Vec<(i32, usize, usize)>>,
+    /// Per slot: its place in its fixture's `slots_of`.
+    pos: Vec<u32>,
     internal: Vec<bool>,
     /// Per day of the season: the calendar week, counted from the start's week.
     week: Vec<i32>,
@@ -111,7 +113,7 @@ impl<'a> Anneal<'a> {
                 w.avoid * hits as f64
             })
             .collect();
-        let slots_of = cand
+        let slots_of: Vec<Vec<(i32, usize, usize)>> = cand
             .by_fixture
             .iter()
             .map(|ss| {
@@ -123,6 +125,12 @@ impl<'a> Anneal<'a> {
                 v
             })
             .collect();
+        let mut pos = vec![0u32; cand.slots.len()];
+        for v in &slots_of {
+            for (i, &(_, _, s)) in v.iter().enumerate() {
+                pos[s] = i as u32;
+            }
+        }
         let internal = (0..cand.fixtures.len())
             .map(|f| cand.is_internal(league, f))
             .collect();
@@ -182,6 +190,7 @@ impl<'a> Anneal<'a> {
             at,
             avoid,
             slots_of,
+            pos,
             internal,
             week,
             checks,
@@ -380,7 +389,7 @@ impl<'a> Anneal<'a> {
     /// Tries to give each fixture of `changes` its new slot; takes the change when every rule
     /// holds and the objective rises by less than `limit`. Returns the change in objective.
     fn try_move(&mut self, changes: &[(usize, usize)], limit: f64) -> Option<f64> {
-        if changes.iter().any(|&(f, s)| self.cur[f] == s) {
+        if changes.iter().any(|&(f, s)| self.cur[f] == s) || self.too_close(changes) {
             return None;
         }
         for &(f, s) in changes {
@@ -509,16 +518,35 @@ impl<'a> Anneal<'a> {
         Some(delta)
     }
 
+    /// Whether a moved fixture would come within `min_days_between` days of another match of
+    /// one of its teams that stays: most rejected moves fail here, before any pricing.
+    fn too_close(&self, changes: &[(usize, usize)]) -> bool {
+        let gap = self.league.rules.min_days_between.max(1) as i32;
+        changes.iter().any(|&(f, s)| {
+            let d = self.day[s];
+            let fx = self.cand.fixtures[f];
+            [fx.a, fx.b].into_iter().any(|t| {
+                let ms = &self.matches[t];
+                let i = ms.partition_point(|m| m.0 < d);
+                let stays = |m: &&TeamMatch| !changes.iter().any(|c| c.0 == m.2);
+                let before = ms[..i].iter().rev().find(stays);
+                let after = ms[i..].iter().find(stays);
+                before.is_some_and(|m| d - m.0 < gap) || after.is_some_and(|m| m.0 - d < gap)
+            })
+        })
+    }
+
     /// The slot of fixture `f` with `home` at home nearest to `day` (a random one of the
     /// `near` nearest), other than the current one.
-    fn nearby(&self, f: usize, home: usize, day: i32, near: usize, rng: &mut Rng) -> Option<usize> {
-        // Outwards from `day` through the fixture's slots (sorted by day), nearest first: no
-        // allocation, as this runs on most moves.
+    fn nearby(&self, f: usize, home: usize, near: usize, rng: &mut Rng) -> Option<usize> {
+        // Outwards from the current slot through the fixture's slots (sorted by day), nearest
+        // first: no search and no allocation, as this runs on most moves.
         let v = &self.slots_of[f];
         let mut pick = [0usize; NEAR_MAX];
         let k = near.min(NEAR_MAX);
         let mut n = 0;
-        let mut hi = v.partition_point(|e| e.0 < day);
+        let mut hi = self.pos[self.cur[f]] as usize;
+        let day = v[hi].0;
         let mut lo = hi;
         while n < k {
             let left = (lo > 0).then(|| day - v[lo - 1].0);
@@ -568,7 +596,7 @@ impl<'a> Anneal<'a> {
                 } else {
                     slot.away
                 };
-                if let Some(n) = self.nearby(f, home, day, 4, rng) {
+                if let Some(n) = self.nearby(f, home, 4, rng) {
                     out.push((f, n));
                 }
             }
@@ -603,7 +631,7 @@ impl<'a> Anneal<'a> {
                 for &g in &cycle[..len] {
                     let sg = self.cur[g];
                     let gs = self.cand.slots[sg];
-                    match self.nearby(g, gs.away, self.day[sg], 3, rng) {
+                    match self.nearby(g, gs.away, 3, rng) {
                         Some(n) => out.push((g, n)),
                         None => {
                             out.clear();
