@@ -293,6 +293,36 @@ fn candidate_days(league: &League, cand: &Candidates, t: usize) -> Vec<i32> {
     days
 }
 
+/// Under `same_club_first` (rule 8: a team's matches against its own club in its division come
+/// before all its others, as `rules::same_club_first` models it), how many of team `t`'s
+/// matches come first, and per day of `days` (its candidate days) whether a first match (bit 1)
+/// or a later one (bit 2) may fall on it. Without the rule, or with only one kind of match,
+/// (0, every day either).
+fn first_matches(league: &League, cand: &Candidates, t: usize, days: &[i32]) -> (usize, Vec<u8>) {
+    let every = vec![3u8; days.len()];
+    if !league.rules.same_club_first {
+        return (0, every);
+    }
+    let internal = cand.fixtures_of[t]
+        .iter()
+        .filter(|&&f| cand.is_internal(league, f))
+        .count();
+    if internal == 0 || internal == cand.fixtures_of[t].len() {
+        return (0, every);
+    }
+    let mut kinds = vec![0u8; days.len()];
+    for &f in &cand.fixtures_of[t] {
+        let kind = if cand.is_internal(league, f) { 1 } else { 2 };
+        for &s in &cand.by_fixture[f] {
+            let d = (cand.slots[s].date - league.start).num_days() as i32;
+            if let Ok(i) = days.binary_search(&d) {
+                kinds[i] |= kind;
+            }
+        }
+    }
+    (internal, kinds)
+}
+
 /// Team `t`'s least costs over its candidate days; `None` when its matches do not fit.
 pub fn team_least(
     league: &League,
@@ -326,6 +356,11 @@ struct Dp<'a> {
     first: i32,
     /// The winter break's first day and the team's fair share before it.
     winter: Option<(i32, f64)>,
+    /// Under `same_club_first`, its matches against its own club come first: how many (0 when
+    /// the rule does not bind it), and per candidate day whether one of them (bit 1) or another
+    /// match (bit 2) may fall on it.
+    internal: usize,
+    kinds: Vec<u8>,
 }
 
 impl<'a> Dp<'a> {
@@ -356,6 +391,7 @@ impl<'a> Dp<'a> {
             .collect();
         let winter = super::quality::winter_share(league, t, n as f64)
             .map(|(from, fair)| ((from - league.start).num_days() as i32, fair));
+        let (internal, kinds) = first_matches(league, cand, t, &days);
         Some(Dp {
             w,
             season,
@@ -365,7 +401,15 @@ impl<'a> Dp<'a> {
             gap: league.rules.min_days_between.max(1) as i32,
             first: (team.start.max(league.start) - league.start).num_days() as i32,
             winter,
+            internal,
+            kinds,
         })
+    }
+
+    /// Whether the team's k-th match (from 0) may fall on days[i].
+    fn may(&self, k: usize, i: usize) -> bool {
+        let kind = if k < self.internal { 1 } else { 2 };
+        self.kinds[i] & kind != 0
     }
 
     /// Days of a wait from a to b (inclusive) that begin `long_rest_days` days without a match.
@@ -433,7 +477,7 @@ impl<'a> Dp<'a> {
         let mut cost: Vec<f64> = (0..m)
             .map(|i| {
                 let early = checks.iter().take_while(|c| c.0 < self.days[i]);
-                match early.clone().any(|&c| over(0, c)) {
+                match !self.may(0, i) || early.clone().any(|&c| over(0, c)) {
                     true => inf,
                     false => self.start(i) + price[i],
                 }
@@ -458,7 +502,7 @@ impl<'a> Dp<'a> {
                     if !within {
                         break; // every later day passes the same checkpoint
                     }
-                    if self.days[b] - self.days[a] < self.gap {
+                    if self.days[b] - self.days[a] < self.gap || !self.may(k, b) {
                         continue;
                     }
                     let c = at + self.step(k, a, b) + price[b];
@@ -497,11 +541,12 @@ impl<'a> Dp<'a> {
         let (m, n, checks) = (self.days.len(), self.n, &self.season.checks);
         let inf = f64::INFINITY;
         let mut spread: Vec<f64> = (0..m)
-            .map(|i| {
-                checks
+            .map(|i| match self.may(0, i) {
+                true => checks
                     .iter()
                     .take_while(|c| c.0 < self.days[i])
-                    .fold(0.0, |z, &c| f64::max(z, self.dev(0, c)))
+                    .fold(0.0, |z, &c| f64::max(z, self.dev(0, c))),
+                false => inf,
             })
             .collect();
         for k in 1..n {
@@ -517,7 +562,7 @@ impl<'a> Dp<'a> {
                         z = z.max(self.dev(k, checks[ci]));
                         ci += 1;
                     }
-                    if self.days[b] - self.days[a] >= self.gap {
+                    if self.days[b] - self.days[a] >= self.gap && self.may(k, b) {
                         *nb = nb.min(z);
                     }
                 }
@@ -889,5 +934,132 @@ division = "D"
                 "the reported bound uses it"
             );
         }
+    }
+
+    /// Two teams of one club and a third, `same_club_first`: Hall A is closed until 22
+    /// October, so A1 v A2, which must come first for both, cannot be early, while their
+    /// matches away at B could. Waits over 14 days cost.
+    const SAME_CLUB: &str = r#"
+name = "Same club first"
+start = 2026-10-01
+end = 2026-11-12
+
+[rules]
+min_days_between = 3
+same_club_first = true
+
+[weights]
+long_rest_days = 14
+
+[[venue]]
+name = "Hall A"
+capacity = 1
+closed = [{ from = 2026-10-01, to = 2026-10-21 }]
+
+[[venue]]
+name = "Hall B"
+capacity = 1
+
+[[club]]
+name = "A"
+venue = "Hall A"
+nights = ["Thu"]
+
+[[club]]
+name = "B"
+venue = "Hall B"
+nights = ["Tue"]
+
+[[division]]
+name = "D"
+format = "single"
+
+[[team]]
+name = "A1"
+club = "A"
+division = "D"
+
+[[team]]
+name = "A2"
+club = "A"
+division = "D"
+
+[[team]]
+name = "B1"
+club = "B"
+division = "D"
+"#;
+
+    /// Under `same_club_first` each team's least costs count only seasons with its own club's
+    /// matches first: never above what a valid schedule gives the team (every schedule
+    /// enumerated and checked by the independent checker), above the costs without the rule
+    /// where it binds, and the coupled bound stays under the least checked objective.
+    #[test]
+    fn same_club_first_raises_the_least_costs_but_no_higher_than_valid_schedules() {
+        let league = parse_league(SAME_CLUB, "same-club.toml").unwrap();
+        let cand = candidates(&league, &Rerun::default());
+        let w = league.weights;
+        let with = least(&league, &cand, &w).unwrap();
+        let mut free = league.clone();
+        free.rules.same_club_first = false;
+        let without = least(&free, &candidates(&free, &Rerun::default()), &w).unwrap();
+        // Every schedule: each fixture on each of its slots.
+        let slots: Vec<Vec<usize>> = (0..cand.fixtures.len())
+            .map(|f| cand.by_fixture[f].clone())
+            .collect();
+        assert_eq!(slots.len(), 3);
+        let (mut best, mut valid) = (f64::INFINITY, 0);
+        let mut team_best = [f64::INFINITY; 3];
+        for &a in &slots[0] {
+            for &b in &slots[1] {
+                for &c in &slots[2] {
+                    let matches = [a, b, c]
+                        .iter()
+                        .map(|&s| crate::model::Match {
+                            date: cand.slots[s].date,
+                            division: 0,
+                            home: cand.slots[s].home,
+                            away: cand.slots[s].away,
+                        })
+                        .collect();
+                    let csv = crate::model::FixtureList::new(matches, &league).to_csv(&league);
+                    let list = crate::check::parse_fixtures(&league, csv.as_bytes(), "all.csv");
+                    let report = crate::check::check(&league, &list.unwrap());
+                    if !report.is_valid() {
+                        continue;
+                    }
+                    valid += 1;
+                    best = best.min(report.quality.objective);
+                    for (t, tb) in team_best.iter_mut().enumerate() {
+                        let mut days: Vec<i32> = [a, b, c]
+                            .iter()
+                            .map(|&s| &cand.slots[s])
+                            .filter(|s| s.home == t || s.away == t)
+                            .map(|s| (s.date - league.start).num_days() as i32)
+                            .collect();
+                        days.sort_unstable();
+                        *tb = tb.min(oracle(&league, &w, t, days.len(), &days).0);
+                    }
+                }
+            }
+        }
+        assert!(valid > 10, "{valid} valid schedules");
+        for t in 0..3 {
+            let got = with[t].unwrap().cost;
+            assert!(
+                got <= team_best[t] + 1e-9,
+                "team {t}: least {got} above a valid schedule's {}",
+                team_best[t]
+            );
+        }
+        // A1 and A2 open against each other, from 22 October: their least waits rise.
+        for t in 0..2 {
+            let (got, before) = (with[t].unwrap().cost, without[t].unwrap().cost);
+            assert!(got > before + 1.0, "team {t}: {got} not above {before}");
+        }
+        assert_eq!(with[2], without[2], "B1 has no clubmate");
+        let far = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        let coupled = coupled_bound(&league, &cand, &w, best, far).unwrap();
+        assert!(coupled <= best + 1e-6, "{coupled} over the least {best}");
     }
 }
