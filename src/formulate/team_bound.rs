@@ -857,25 +857,15 @@ division = "D"
         }
     }
 
-    /// The whole model (with its least-cost and odd-day rows) against every schedule of the
-    /// three-team league, each checked and priced by the independent checker: HiGHS's proven
-    /// optimum is the least of them, so no row cuts off a valid schedule.
-    #[test]
-    fn proven_optimum_is_the_least_of_every_schedule() {
-        let (league, cand, optimum) = three_solved();
-        // Each fixture on each of its slots (date and home side), every combination.
-        let slots: Vec<Vec<usize>> = (0..cand.fixtures.len())
-            .map(|f| {
-                (0..cand.slots.len())
-                    .filter(|&s| cand.slots[s].fixture == f)
-                    .collect()
-            })
-            .collect();
-        assert_eq!(slots.len(), 3);
-        let (mut least, mut valid) = (f64::INFINITY, 0);
-        for &a in &slots[0] {
-            for &b in &slots[1] {
-                for &c in &slots[2] {
+    /// Every valid schedule of a three-fixture league (each fixture on each of its slots, every
+    /// combination, through CSV as `fixtures check` reads a list): its slots and the
+    /// checker's objective.
+    fn every_valid_schedule(league: &League, cand: &Candidates) -> Vec<([usize; 3], f64)> {
+        assert_eq!(cand.fixtures.len(), 3);
+        let mut valid = Vec::new();
+        for &a in &cand.by_fixture[0] {
+            for &b in &cand.by_fixture[1] {
+                for &c in &cand.by_fixture[2] {
                     let matches = [a, b, c]
                         .iter()
                         .map(|&s| crate::model::Match {
@@ -885,17 +875,29 @@ division = "D"
                             away: cand.slots[s].away,
                         })
                         .collect();
-                    // Through CSV, as `fixtures check` reads a list.
-                    let csv = crate::model::FixtureList::new(matches, &league).to_csv(&league);
-                    let list = crate::check::parse_fixtures(&league, csv.as_bytes(), "all.csv");
-                    let report = crate::check::check(&league, &list.unwrap());
+                    let csv = crate::model::FixtureList::new(matches, league).to_csv(league);
+                    let list = crate::check::parse_fixtures(league, csv.as_bytes(), "all.csv");
+                    let report = crate::check::check(league, &list.unwrap());
                     if report.is_valid() {
-                        valid += 1;
-                        least = least.min(report.quality.objective);
+                        valid.push(([a, b, c], report.quality.objective));
                     }
                 }
             }
         }
+        valid
+    }
+
+    /// The whole model (with its least-cost and odd-day rows) against every schedule of the
+    /// three-team league, each checked and priced by the independent checker: HiGHS's proven
+    /// optimum is the least of them, so no row cuts off a valid schedule.
+    #[test]
+    fn proven_optimum_is_the_least_of_every_schedule() {
+        let (league, cand, optimum) = three_solved();
+        let all = every_valid_schedule(&league, &cand);
+        let (least, valid) = (
+            all.iter().map(|s| s.1).fold(f64::INFINITY, f64::min),
+            all.len(),
+        );
         assert!(valid > 1000, "{valid} valid schedules");
         assert!(
             (least - optimum).abs() < 1e-6 * least,
@@ -1003,44 +1005,22 @@ division = "D"
         let mut free = league.clone();
         free.rules.same_club_first = false;
         let without = least(&free, &candidates(&free, &Rerun::default()), &w).unwrap();
-        // Every schedule: each fixture on each of its slots.
-        let slots: Vec<Vec<usize>> = (0..cand.fixtures.len())
-            .map(|f| cand.by_fixture[f].clone())
-            .collect();
-        assert_eq!(slots.len(), 3);
-        let (mut best, mut valid) = (f64::INFINITY, 0);
+        let all = every_valid_schedule(&league, &cand);
+        let (best, valid) = (
+            all.iter().map(|s| s.1).fold(f64::INFINITY, f64::min),
+            all.len(),
+        );
         let mut team_best = [f64::INFINITY; 3];
-        for &a in &slots[0] {
-            for &b in &slots[1] {
-                for &c in &slots[2] {
-                    let matches = [a, b, c]
-                        .iter()
-                        .map(|&s| crate::model::Match {
-                            date: cand.slots[s].date,
-                            division: 0,
-                            home: cand.slots[s].home,
-                            away: cand.slots[s].away,
-                        })
-                        .collect();
-                    let csv = crate::model::FixtureList::new(matches, &league).to_csv(&league);
-                    let list = crate::check::parse_fixtures(&league, csv.as_bytes(), "all.csv");
-                    let report = crate::check::check(&league, &list.unwrap());
-                    if !report.is_valid() {
-                        continue;
-                    }
-                    valid += 1;
-                    best = best.min(report.quality.objective);
-                    for (t, tb) in team_best.iter_mut().enumerate() {
-                        let mut days: Vec<i32> = [a, b, c]
-                            .iter()
-                            .map(|&s| &cand.slots[s])
-                            .filter(|s| s.home == t || s.away == t)
-                            .map(|s| (s.date - league.start).num_days() as i32)
-                            .collect();
-                        days.sort_unstable();
-                        *tb = tb.min(oracle(&league, &w, t, days.len(), &days).0);
-                    }
-                }
+        for (slots, _) in &all {
+            for (t, tb) in team_best.iter_mut().enumerate() {
+                let mut days: Vec<i32> = slots
+                    .iter()
+                    .map(|&s| &cand.slots[s])
+                    .filter(|s| s.home == t || s.away == t)
+                    .map(|s| (s.date - league.start).num_days() as i32)
+                    .collect();
+                days.sort_unstable();
+                *tb = tb.min(oracle(&league, &w, t, days.len(), &days).0);
             }
         }
         assert!(valid > 10, "{valid} valid schedules");
