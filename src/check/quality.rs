@@ -191,13 +191,7 @@ pub fn quality(league: &League, rows: &[Row]) -> Quality {
 /// team's rows in date order.
 fn objective(league: &League, of_team: &[Vec<&Row>], breaks: usize, avoid_hits: usize) -> f64 {
     let w = &league.weights;
-    let season_days = ((league.end - league.start).num_days() + 1) as f64;
-    let mut checkpoints: Vec<NaiveDate> = (0..)
-        .map_while(|k| league.start.checked_add_days(chrono::Days::new(k)))
-        .take_while(|d| *d <= league.end)
-        .filter(|d| chrono::Datelike::weekday(d) == chrono::Weekday::Sun)
-        .collect();
-    checkpoints.push(league.end);
+    let season_days = ((league.end - league.start).num_days() + 1).max(1) as f64;
     let winter = winter_break(league);
     let mut total = w.breaks * breaks as f64 + w.avoid * avoid_hits as f64;
     let mut worst: f64 = 0.0;
@@ -230,13 +224,8 @@ fn objective(league: &League, of_team: &[Vec<&Row>], breaks: usize, avoid_hits: 
                 }
             }
         }
-        // Spread at each Sunday and the last day.
-        let mut z: f64 = 0.0;
-        for c in &checkpoints {
-            let played = list.iter().filter(|r| r.date <= *c).count() as f64;
-            let elapsed = ((*c - league.start).num_days() + 1) as f64 / season_days;
-            z = z.max((played / n - elapsed).abs());
-        }
+        // Spread: the figure `check` prints for the team, over every day of the season.
+        let z = spread(league.start, season_days, list.iter().map(|r| r.date));
         total += w.spread * z;
         worst = worst.max(z);
         // Matches before the winter break against the fair share.

@@ -450,8 +450,13 @@ pub fn winter(
     weight * dev
 }
 
-/// Per week, the share of the team's matches played tracks the share of the season elapsed.
-/// Returns the team's spread variable (its worst deviation).
+/// The team's spread, as `check` prints it: the largest difference, over every day of the
+/// season, between the share of its matches played and the share of the season elapsed.
+/// Between two of its candidate dates its count of matches stays the same, so the largest
+/// lead lies on a candidate date (the matches up to it against the share elapsed by its end)
+/// and the largest lag on the day before the next one (or the season's last day): one pair of
+/// rows per candidate date, and one for the days before the first. Returns the team's spread
+/// variable (its worst deviation).
 #[allow(clippy::too_many_arguments)]
 pub fn spread(
     league: &League,
@@ -466,39 +471,51 @@ pub fn spread(
     if n == 0.0 {
         return z;
     }
-    let season = ((league.end - league.start).num_days() + 1) as f64;
     if weight > 0.0 {
         mip.objective += weight * z;
     }
     if let Some(worst) = worst {
         mip.constraints.push((worst - z).geq(0));
     }
-    // Checkpoints: every Sunday of the season, and its last day.
-    let mut checks: Vec<NaiveDate> = league
-        .season_dates()
-        .filter(|d| chrono::Datelike::weekday(d) == chrono::Weekday::Sun)
-        .collect();
-    checks.push(league.end);
-    for c in checks {
-        let elapsed = ((c - league.start).num_days() + 1) as f64 / season;
-        let played: Expression = match last_date_by(td, c) {
-            Some(i) => cum[i].into(),
-            None => Expression::default(),
-        };
-        // z >= |C/n - elapsed|
-        mip.constraints
-            .push((z - played.clone() * (1.0 / n)).geq(-elapsed));
-        mip.constraints
-            .push((z + played.clone() * (1.0 / n)).geq(elapsed));
-        // C is a whole number of matches: z lies above the chord of |k/n - elapsed| between
-        // the two whole numbers around elapsed * n (valid at every whole C, as the function
-        // is convex), which the LP relaxation would otherwise cut through at fractional C.
-        if let Some((k0, slope, at_k0)) = chord(elapsed * n, n) {
+    let lag = spread_lags(league, &td.dates);
+    // Before the first candidate date nothing is played.
+    if let Some(&(_, before)) = lag.first() {
+        mip.constraints.push(Expression::from(z).geq(before));
+    }
+    for (i, &c) in cum.iter().enumerate() {
+        let (lead, behind) = (lag[i].0, lag[i + 1].1);
+        // z >= C/n - lead, z >= behind - C/n
+        mip.constraints.push((z - c * (1.0 / n)).geq(-lead));
+        mip.constraints.push((z + c * (1.0 / n)).geq(behind));
+        // C is a whole number of matches: z lies above the chord of max(k/n - lead, behind -
+        // k/n) between the two whole numbers around its least, valid at every whole C (the
+        // function is convex), which the LP relaxation would otherwise cut through.
+        let f = |k: f64| f64::max(k / n - lead, behind - k / n);
+        let k0 = (n * (lead + behind) / 2.0).floor().clamp(0.0, (n - 1.0).max(0.0));
+        if n >= 1.0 && (n * (lead + behind) / 2.0 - k0).abs() > 1e-9 {
+            let slope = f(k0 + 1.0) - f(k0);
             mip.constraints
-                .push((z - played * (slope / n)).geq(at_k0 / n - slope * k0 / n));
+                .push((z - c * slope).geq(f(k0) - slope * k0));
         }
     }
     z
+}
+
+/// For a team's candidate dates d_1 < ... < d_m: per date, (the share of the season elapsed by
+/// the end of d_i, the share elapsed by the end of the day before d_i), and last (1, the share
+/// elapsed by the season's last day, 1): the lead a team's count up to d_i is measured
+/// against, and the lag its count before d_i is.
+pub fn spread_lags(league: &League, dates: &[NaiveDate]) -> Vec<(f64, f64)> {
+    let season = ((league.end - league.start).num_days() + 1).max(1) as f64;
+    let share = |day: i64| (day as f64 / season).clamp(0.0, 1.0);
+    dates
+        .iter()
+        .map(|d| {
+            let day = (*d - league.start).num_days();
+            (share(day + 1), share(day))
+        })
+        .chain(std::iter::once((1.0, 1.0)))
+        .collect()
 }
 
 /// The chord of k -> |k - target| between the whole numbers k0 = floor(target) and k0 + 1

@@ -22,7 +22,6 @@
 
 use super::Candidates;
 use crate::model::{League, Weights};
-use chrono::Datelike;
 use std::collections::BTreeMap;
 
 /// One team's least costs over every season it could have.
@@ -34,28 +33,34 @@ pub struct TeamLeast {
     pub spread: f64,
 }
 
-/// The season as the objective counts it: days from the league's start, spread checkpoints.
+/// The season as the objective counts it: its length in days from the league's start.
 pub struct Season {
     days: i32,
-    /// (day, share of the season elapsed by its end): every Sunday and the last day.
-    checks: Vec<(i32, f64)>,
 }
 
 impl Season {
     /// The season of `league`.
     pub fn new(league: &League) -> Season {
         let days = ((league.end - league.start).num_days() + 1).max(1) as i32;
-        let mut checks: Vec<i32> = league
-            .season_dates()
-            .filter(|d| d.weekday() == chrono::Weekday::Sun)
-            .map(|d| (d - league.start).num_days() as i32)
+        Season { days }
+    }
+
+    /// The spread's checkpoints that matter to a team with these candidate days (sorted):
+    /// (day, share of the season elapsed by its end). The spread counts every day, but a
+    /// team's count of matches changes only on its candidate days, so its largest lead lies on
+    /// one of them and its largest lag on the day before one (or the season's last day).
+    fn checks(&self, candidate: &[i32]) -> Vec<(i32, f64)> {
+        let mut at: Vec<i32> = candidate
+            .iter()
+            .flat_map(|&d| [d - 1, d])
+            .filter(|&c| c >= 0)
+            .chain(std::iter::once(self.days - 1))
             .collect();
-        checks.push(days - 1);
-        let checks = checks
-            .into_iter()
-            .map(|c| (c, f64::from(c + 1) / f64::from(days)))
-            .collect();
-        Season { days, checks }
+        at.sort_unstable();
+        at.dedup();
+        at.into_iter()
+            .map(|c| (c, f64::from(c + 1) / f64::from(self.days)))
+            .collect()
     }
 }
 
@@ -346,6 +351,8 @@ struct Dp<'a> {
     season: &'a Season,
     /// Its candidate days (days of the season), in order.
     days: Vec<i32>,
+    /// The spread's checkpoints for those days (`Season::checks`).
+    checks: Vec<(i32, f64)>,
     /// The avoid-dates cost of playing on each.
     avoid: Vec<f64>,
     /// Its number of matches.
@@ -395,6 +402,7 @@ impl<'a> Dp<'a> {
         Some(Dp {
             w,
             season,
+            checks: season.checks(&days),
             days,
             avoid,
             n,
@@ -470,7 +478,7 @@ impl<'a> Dp<'a> {
     /// The least cost, plus `price` of each day played, over the seasons whose spread stays
     /// within `cap`; with the indices of the days of one such season. `None` when none does.
     fn cheapest(&self, price: &[f64], cap: f64) -> Option<(f64, Vec<usize>)> {
-        let (m, n, checks) = (self.days.len(), self.n, &self.season.checks);
+        let (m, n, checks) = (self.days.len(), self.n, &self.checks);
         let inf = f64::INFINITY;
         let over = |k: usize, c: (i32, f64)| self.dev(k, c) > cap + 1e-9;
         // cost[i]: the least cost with the k-th match on days[i]; back[k][i]: the day before.
@@ -538,7 +546,7 @@ impl<'a> Dp<'a> {
 
     /// The least worst spread of any season (a bottleneck path).
     fn least_spread(&self) -> f64 {
-        let (m, n, checks) = (self.days.len(), self.n, &self.season.checks);
+        let (m, n, checks) = (self.days.len(), self.n, &self.checks);
         let inf = f64::INFINITY;
         let mut spread: Vec<f64> = (0..m)
             .map(|i| match self.may(0, i) {
@@ -715,11 +723,9 @@ division = "D"
         };
         let mut spread = 0.0f64;
         for c in 0..season {
-            if date(c).weekday() == chrono::Weekday::Sun || c == season - 1 {
-                let played = days.iter().filter(|d| **d <= c).count() as f64;
-                let elapsed = f64::from(c + 1) / f64::from(season);
-                spread = spread.max((played / n as f64 - elapsed).abs());
-            }
+            let played = days.iter().filter(|d| **d <= c).count() as f64;
+            let elapsed = f64::from(c + 1) / f64::from(season);
+            spread = spread.max((played / n as f64 - elapsed).abs());
         }
         let cost = w.long_rest * waits + w.short_rest * short + w.avoid * avoid + w.winter * winter;
         (cost, spread)

@@ -19,7 +19,6 @@ use crate::formulate::quality::winter_share;
 use crate::formulate::rules::week_of;
 use crate::formulate::Candidates;
 use crate::model::{League, Weights};
-use chrono::Datelike;
 use std::time::Instant;
 
 /// One match of a team: (day of the season, at home, fixture).
@@ -60,8 +59,9 @@ pub(crate) struct Anneal<'a> {
     internal: Vec<bool>,
     /// Per day of the season: the calendar week, counted from the start's week.
     week: Vec<i32>,
-    /// Spread checkpoints: (day, share of the season elapsed).
-    checks: Vec<(i32, f64)>,
+    /// Per day of the season: the share of the season elapsed by its end, and by its start
+    /// (the spread is measured on every day).
+    elapsed: Vec<(f64, f64)>,
     /// Per team: first possible day, and home matches allowed (lo, hi).
     first: Vec<i32>,
     home_range: Vec<(i32, i32)>,
@@ -139,16 +139,8 @@ impl<'a> Anneal<'a> {
             .season_dates()
             .map(|d| (week_of(d) - w0) as i32)
             .collect();
-        let mut checks: Vec<i32> = league
-            .season_dates()
-            .filter(|d| d.weekday() == chrono::Weekday::Sun)
-            .map(|d| (d - league.start).num_days() as i32)
-            .collect();
-        checks.push(days as i32 - 1);
-        let checks = checks
-            .into_iter()
-            .map(|c| (c, (c + 1) as f64 / days as f64))
-            .collect();
+        let share = |day: usize| (day as f64 / days as f64).clamp(0.0, 1.0);
+        let elapsed = (0..days).map(|d| (share(d + 1), share(d))).collect();
         let home_range = cand
             .fixtures_of
             .iter()
@@ -193,7 +185,7 @@ impl<'a> Anneal<'a> {
             pos,
             internal,
             week,
-            checks,
+            elapsed,
             first,
             home_range,
             winter,
@@ -374,12 +366,12 @@ impl<'a> Anneal<'a> {
         let mut z = 0.0;
         let n = self.cand.fixtures_of[t].len();
         if (w.spread > 0.0 || w.spread_max > 0.0) && n > 0 {
-            let mut i = 0;
-            for &(c, elapsed) in &self.checks {
-                while i < ms.len() && ms[i].0 <= c {
-                    i += 1;
-                }
-                z = f64::max(z, (i as f64 / n as f64 - elapsed).abs());
+            // Just before the i-th match (from 0) i are played, just after it i + 1: the
+            // largest lead and lag lie there (the checker's figure, every day counted).
+            for (i, m) in ms.iter().enumerate() {
+                let (end, start) = self.elapsed[m.0 as usize];
+                let (before, after) = (i as f64 / n as f64, (i + 1) as f64 / n as f64);
+                z = f64::max(z, f64::max((before - start).abs(), (after - end).abs()));
             }
             cost += w.spread * z;
         }
