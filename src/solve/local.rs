@@ -10,9 +10,11 @@
 //! (an infeasible schedule there would be refused) and tries to improve it and bound it.
 //!
 //! Moves: a fixture to another of its slots (date and/or home side), near its date or
-//! anywhere; two fixtures of one team swap dates; a directed cycle of fixtures (A hosts B, B
-//! hosts C, C hosts A, or both legs of a double round robin) reverses, each to a nearby date,
-//! which changes breaks while every team keeps its number of home matches.
+//! anywhere; two fixtures of one team trade dates (each to a slot near the other's, which
+//! reorders the team's home and away matches); a directed cycle of fixtures (A hosts B, B
+//! hosts C, C hosts A) reverses, each to a nearby date, which changes breaks while every team
+//! keeps its number of home matches. Every proposal goes only to slots that keep the rest
+//! days from its teams' other matches and to sides the fixture has.
 
 use super::Rng;
 use crate::formulate::quality::winter_share;
@@ -54,9 +56,11 @@ pub(crate) struct Anneal<'a> {
     avoid: Vec<f64>,
     /// Per fixture: (day, home, slot), sorted, for finding a fixture's slot on a day.
     slots_of: Vec<Vec<(i32, usize, usize)>>,
-    /// Per slot: its place in its fixture's `slots_of`.
-    pos: Vec<u32>,
     internal: Vec<bool>,
+    /// Per fixture: whether it has slots on both sides (it can change sides).
+    two_sided: Vec<bool>,
+    /// Whether any fixture can change sides (else no cycle can reverse).
+    reversible: bool,
     /// Per day of the season: the calendar week, counted from the start's week.
     week: Vec<i32>,
     /// Per day of the season: the share of the season elapsed by its end, and by its start
@@ -125,12 +129,6 @@ impl<'a> Anneal<'a> {
                 v
             })
             .collect();
-        let mut pos = vec![0u32; cand.slots.len()];
-        for v in &slots_of {
-            for (i, &(_, _, s)) in v.iter().enumerate() {
-                pos[s] = i as u32;
-            }
-        }
         let internal = (0..cand.fixtures.len())
             .map(|f| cand.is_internal(league, f))
             .collect();
@@ -173,16 +171,22 @@ impl<'a> Anneal<'a> {
                 ((venue * days + d as usize) as u32, club as u32)
             })
             .collect();
+        let two_sided: Vec<bool> = slots_of
+            .iter()
+            .map(|v| v.first().is_some_and(|x| v.iter().any(|y| y.1 != x.1)))
+            .collect();
+        let reversible = two_sided.iter().any(|&b| b);
         let mut a = Anneal {
             league,
             cand,
+            two_sided,
+            reversible,
             w: *w,
             days,
             day,
             at,
             avoid,
             slots_of,
-            pos,
             internal,
             week,
             elapsed,
@@ -511,38 +515,67 @@ impl<'a> Anneal<'a> {
     }
 
     /// Whether a moved fixture would come within `min_days_between` days of another match of
-    /// one of its teams that stays: most rejected moves fail here, before any pricing.
+    /// one of its teams that stays: a last guard, as proposals already keep the rest days.
     fn too_close(&self, changes: &[(usize, usize)]) -> bool {
-        let gap = self.league.rules.min_days_between.max(1) as i32;
+        let mut moving = [0usize; 3];
+        for (m, c) in moving.iter_mut().zip(changes) {
+            *m = c.0;
+        }
+        let moving = &moving[..changes.len().min(3)];
         changes.iter().any(|&(f, s)| {
-            let d = self.day[s];
-            let fx = self.cand.fixtures[f];
-            [fx.a, fx.b].into_iter().any(|t| {
-                let ms = &self.matches[t];
-                let i = ms.partition_point(|m| m.0 < d);
-                let stays = |m: &&TeamMatch| !changes.iter().any(|c| c.0 == m.2);
-                let before = ms[..i].iter().rev().find(stays);
-                let after = ms[i..].iter().find(stays);
-                before.is_some_and(|m| d - m.0 < gap) || after.is_some_and(|m| m.0 - d < gap)
-            })
+            let (from, to) = self.window(f, self.day[s], moving);
+            self.day[s] < from || self.day[s] > to
         })
     }
 
-    /// The slot of fixture `f` with `home` at home nearest to `day` (a random one of the
-    /// `near` nearest), other than the current one.
-    fn nearby(&self, f: usize, home: usize, near: usize, rng: &mut Rng) -> Option<usize> {
-        // Outwards from the current slot through the fixture's slots (sorted by day), nearest
-        // first: no search and no allocation, as this runs on most moves.
+    /// The days fixture `f` may move to around `day` (inclusive): at least `min_days_between`
+    /// days after the last and before the next match of each of its teams from `day` on,
+    /// leaving out the fixtures of `moving` (which move too).
+    fn window(&self, f: usize, day: i32, moving: &[usize]) -> (i32, i32) {
+        let gap = self.league.rules.min_days_between.max(1) as i32;
+        let fx = self.cand.fixtures[f];
+        let (mut lo, mut hi) = (i32::MIN, i32::MAX);
+        for t in [fx.a, fx.b] {
+            let ms = &self.matches[t];
+            let i = ms.partition_point(|m| m.0 <= day);
+            let stays = |m: &&TeamMatch| !moving.contains(&m.2);
+            if let Some(m) = ms[..i].iter().rev().find(stays) {
+                lo = lo.max(m.0 + gap);
+            }
+            if let Some(m) = ms[i..].iter().find(stays) {
+                hi = hi.min(m.0 - gap);
+            }
+        }
+        (lo, hi)
+    }
+
+    /// A slot of fixture `f` near `day` other than its current one, with `home` at home when
+    /// given, that keeps the rest days from the matches of its teams that stay (all but those
+    /// of `moving`; `window`): a random one of the `near` nearest such.
+    fn nearby(
+        &self,
+        f: usize,
+        day: i32,
+        home: Option<usize>,
+        near: usize,
+        moving: &[usize],
+        rng: &mut Rng,
+    ) -> Option<usize> {
+        let (from, to) = self.window(f, day, moving);
+        if from > to {
+            return None;
+        }
+        // Outwards from `day` through the fixture's slots (sorted by day) within the window,
+        // nearest first: no allocation, as this runs on most moves.
         let v = &self.slots_of[f];
         let mut pick = [0usize; NEAR_MAX];
         let k = near.min(NEAR_MAX);
         let mut n = 0;
-        let mut hi = self.pos[self.cur[f]] as usize;
-        let day = v[hi].0;
+        let mut hi = v.partition_point(|e| e.0 < day.clamp(from, to));
         let mut lo = hi;
         while n < k {
-            let left = (lo > 0).then(|| day - v[lo - 1].0);
-            let right = (hi < v.len()).then(|| v[hi].0 - day);
+            let left = (lo > 0 && v[lo - 1].0 >= from).then(|| day - v[lo - 1].0);
+            let right = (hi < v.len() && v[hi].0 <= to).then(|| v[hi].0 - day);
             let i = match (left, right) {
                 (None, None) => break,
                 (Some(l), Some(r)) if l < r => {
@@ -559,7 +592,7 @@ impl<'a> Anneal<'a> {
                 }
             };
             let (_, h, s) = v[i];
-            if h == home && s != self.cur[f] {
+            if home.is_none_or(|x| x == h) && s != self.cur[f] {
                 pick[n] = s;
                 n += 1;
             }
@@ -568,31 +601,43 @@ impl<'a> Anneal<'a> {
     }
 
     /// A random move into `out`, as a list of (fixture, new slot); left empty when the move
-    /// has no slots to go to.
+    /// has no slots to go to. Every proposed slot keeps the rest days from the matches that
+    /// stay, and a side is only asked for where the fixture has it (in a double round robin
+    /// each leg has its home team: counting those proposals, which could never be taken, and
+    /// slots next to a team's other matches, 96% of Middlesex's proposals went nowhere).
     fn propose(&self, rng: &mut Rng, movable: &[usize], out: &mut Vec<(usize, usize)>) {
         out.clear();
         let f = movable[rng.below(movable.len())];
         let s = self.cur[f];
         let slot = self.cand.slots[s];
         let day = self.day[s];
-        match rng.below(10) {
-            // Anywhere.
+        let mut kind = rng.below(10);
+        // Without a fixture that can change sides (double round robins), no cycle can
+        // reverse: those draws trade dates instead.
+        if kind >= 7 && !self.reversible {
+            kind = 5;
+        }
+        match kind {
+            // Anywhere: near a random one of its slots' days, on either side.
             0 | 1 => {
                 let all = &self.slots_of[f];
-                out.push((f, all[rng.below(all.len())].2));
-            }
-            // Nearby, either side.
-            2..=4 => {
-                let home = if rng.below(2) == 0 {
-                    slot.home
-                } else {
-                    slot.away
-                };
-                if let Some(n) = self.nearby(f, home, 4, rng) {
+                let to = all[rng.below(all.len())].0;
+                if let Some(n) = self.nearby(f, to, None, 2, &[f], rng) {
                     out.push((f, n));
                 }
             }
-            // Two fixtures of one team swap dates.
+            // Nearby, on a side it can be played on.
+            2..=4 => {
+                let home = match self.two_sided[f] && rng.below(2) == 0 {
+                    true => slot.away,
+                    false => slot.home,
+                };
+                if let Some(n) = self.nearby(f, day, Some(home), 4, &[f], rng) {
+                    out.push((f, n));
+                }
+            }
+            // Two fixtures of one team trade dates: each goes near the other's, on either
+            // side, which reorders the team's home and away matches.
             5 | 6 => {
                 let t = if rng.below(2) == 0 {
                     slot.home
@@ -601,18 +646,15 @@ impl<'a> Anneal<'a> {
                 };
                 let fs = &self.cand.fixtures_of[t];
                 let g = fs[rng.below(fs.len())];
-                if g == f {
+                if g == f || self.slots_of[g].len() < 2 {
                     return;
                 }
-                let sg = self.cur[g];
-                let (dg, hg) = (self.day[sg], self.cand.slots[sg].home);
-                let on = |fx: usize, d: i32, h: usize| {
-                    let v = &self.slots_of[fx];
-                    v.binary_search_by(|e| (e.0, e.1).cmp(&(d, h)))
-                        .ok()
-                        .map(|i| v[i].2)
-                };
-                if let (Some(a), Some(b)) = (on(f, dg, slot.home), on(g, day, hg)) {
+                let dg = self.day[self.cur[g]];
+                let both = [f, g];
+                if let (Some(a), Some(b)) = (
+                    self.nearby(f, dg, None, 2, &both, rng),
+                    self.nearby(g, day, None, 2, &both, rng),
+                ) {
                     out.extend([(f, a), (g, b)]);
                 }
             }
@@ -623,7 +665,7 @@ impl<'a> Anneal<'a> {
                 for &g in &cycle[..len] {
                     let sg = self.cur[g];
                     let gs = self.cand.slots[sg];
-                    match self.nearby(g, gs.away, 3, rng) {
+                    match self.nearby(g, self.day[sg], Some(gs.away), 3, &cycle[..len], rng) {
                         Some(n) => out.push((g, n)),
                         None => {
                             out.clear();
