@@ -491,7 +491,9 @@ pub fn spread(
         // k/n) between the two whole numbers around its least, valid at every whole C (the
         // function is convex), which the LP relaxation would otherwise cut through.
         let f = |k: f64| f64::max(k / n - lead, behind - k / n);
-        let k0 = (n * (lead + behind) / 2.0).floor().clamp(0.0, (n - 1.0).max(0.0));
+        let k0 = (n * (lead + behind) / 2.0)
+            .floor()
+            .clamp(0.0, (n - 1.0).max(0.0));
         if n >= 1.0 && (n * (lead + behind) / 2.0 - k0).abs() > 1e-9 {
             let slope = f(k0 + 1.0) - f(k0);
             mip.constraints
