@@ -51,6 +51,7 @@ pub fn explain(
     if cand.by_fixture.iter().any(|s| s.is_empty()) {
         return Ok(None); // some fixture has no date even relaxed: the pre-checks said why
     }
+    let begun = Instant::now();
     let mip = formulate::build_elastic(league, &cand);
     let slacks = mip.elastic.clone().unwrap_or_default();
     let spec = RunSpec {
@@ -61,7 +62,7 @@ pub fn explain(
         start: None,
         teams: None,
     };
-    let (run, values) = run_mip(mip, opts, Instant::now(), &spec)?;
+    let (run, values) = run_mip(mip, opts, Instant::now(), begun, &spec)?;
     let (Some(chosen), Some(values)) = (run.chosen, values) else {
         return Ok(None);
     };

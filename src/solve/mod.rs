@@ -545,6 +545,7 @@ pub(crate) fn run_once(
     started: Instant,
     spec: &RunSpec,
 ) -> Result<Run, SolveError> {
+    let begun = Instant::now();
     let mut mip = formulate::build_for(league, cand, spec.weights, spec.teams);
     let steer = &opts.steer;
     let max_same = steer.max_same_count(cand.fixtures.len());
@@ -586,14 +587,18 @@ pub(crate) fn run_once(
             spec.start = Some(&mirrored);
         }
     }
-    run_mip(mip, opts, started, &spec).map(|r| r.0)
+    run_mip(mip, opts, started, begun, &spec).map(|r| r.0)
 }
 
 /// Solves a built model with HiGHS; the run and, when it has a solution, every column's value.
+/// `spec.time_limit` counts from `begun`, when the caller began building the model: HiGHS
+/// gets what is left of it once the model is handed over (a large league's model takes a
+/// second or two to build, which HiGHS's own clock does not see).
 pub(crate) fn run_mip(
     mip: formulate::Mip,
     opts: &Options,
     started: Instant,
+    begun: Instant,
     spec: &RunSpec,
 ) -> Result<(Run, Option<Vec<f64>>), SolveError> {
     let seed = spec.seed;
@@ -610,7 +615,8 @@ pub(crate) fn run_mip(
     model.make_quiet();
     set_option(&mut model, "threads", 1)?;
     set_option(&mut model, "random_seed", (seed % (i32::MAX as u64)) as i32)?;
-    set_option(&mut model, "time_limit", spec.time_limit.max(0.1))?;
+    let left = spec.time_limit - begun.elapsed().as_secs_f64();
+    set_option(&mut model, "time_limit", left.max(0.1))?;
     set_option(&mut model, "mip_rel_gap", opts.gap)?;
     if let Some(n) = spec.max_nodes {
         // A move: small model, warm start; restarts and heavy heuristics cost more than they find.
