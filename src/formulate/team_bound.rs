@@ -590,7 +590,7 @@ impl<'a> Dp<'a> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::formulate::candidates;
     use crate::model::{parse_league, Rerun};
@@ -653,7 +653,7 @@ division = "D"
 "#;
 
     /// Three teams, one club night, a short season with waits over 21 days costing.
-    const THREE: &str = r#"
+    pub(crate) const THREE: &str = r#"
 name = "Three on one night"
 start = 2026-10-01
 end = 2026-12-23
@@ -866,7 +866,10 @@ division = "D"
     /// Every valid schedule of a three-fixture league (each fixture on each of its slots, every
     /// combination, through CSV as `fixtures check` reads a list): its slots and the
     /// checker's objective.
-    fn every_valid_schedule(league: &League, cand: &Candidates) -> Vec<([usize; 3], f64)> {
+    pub(crate) fn every_valid_schedule(
+        league: &League,
+        cand: &Candidates,
+    ) -> Vec<([usize; 3], f64)> {
         assert_eq!(cand.fixtures.len(), 3);
         let mut valid = Vec::new();
         for &a in &cand.by_fixture[0] {

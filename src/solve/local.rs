@@ -43,35 +43,36 @@ pub(crate) fn capacities(league: &League, days: usize) -> Vec<i32> {
     cap
 }
 
+/// The tables marked `pub(super)` are read by the exact search (`exact`) too.
 pub(crate) struct Anneal<'a> {
     league: &'a League,
     cand: &'a Candidates,
     w: Weights,
-    days: usize,
+    pub(super) days: usize,
     /// Per slot: day of the season (0 = the league's start).
-    day: Vec<i32>,
+    pub(super) day: Vec<i32>,
     /// Per slot: its venue and day (index of `load` and `cap`), and its home team's club.
-    at: Vec<(u32, u32)>,
+    pub(super) at: Vec<(u32, u32)>,
     /// Per slot: the avoid-dates cost (and, rescheduling, the cost of a move).
     avoid: Vec<f64>,
     /// Per fixture: (day, home, slot), sorted, for finding a fixture's slot on a day.
     slots_of: Vec<Vec<(i32, usize, usize)>>,
-    internal: Vec<bool>,
+    pub(super) internal: Vec<bool>,
     /// Per fixture: whether it has slots on both sides (it can change sides).
     two_sided: Vec<bool>,
     /// Whether any fixture can change sides (else no cycle can reverse).
     reversible: bool,
     /// Per day of the season: the calendar week, counted from the start's week.
-    week: Vec<i32>,
+    pub(super) week: Vec<i32>,
     /// Per day of the season: the share of the season elapsed by its end, and by its start
     /// (the spread is measured on every day).
-    elapsed: Vec<(f64, f64)>,
+    pub(super) elapsed: Vec<(f64, f64)>,
     /// Per team: first possible day, and home matches allowed (lo, hi).
-    first: Vec<i32>,
-    home_range: Vec<(i32, i32)>,
+    pub(super) first: Vec<i32>,
+    pub(super) home_range: Vec<(i32, i32)>,
     /// Per team: the first day of the winter break and its fair share of matches before it.
-    winter: Vec<Option<(i32, f64)>>,
-    cap: Vec<i32>,
+    pub(super) winter: Vec<Option<(i32, f64)>>,
+    pub(super) cap: Vec<i32>,
     // The current schedule and its state.
     pub(crate) cur: Vec<usize>,
     matches: Vec<Vec<TeamMatch>>,

@@ -15,6 +15,7 @@ use rayon::prelude::*;
 use std::time::Instant;
 
 mod construct;
+mod exact;
 mod explain;
 mod local;
 mod search;

@@ -14,7 +14,7 @@
 
 use super::local::Anneal;
 use super::{
-    berger_start, relative_gap, run_once, Options, Rng, Run, RunSpec, RunStatus, SolveError,
+    berger_start, exact, relative_gap, run_once, Options, Rng, Run, RunSpec, RunStatus, SolveError,
 };
 use crate::formulate::{Candidates, Focus, Slot};
 use crate::model::{League, Weights};
@@ -141,6 +141,10 @@ impl Budget {
     }
 }
 
+/// The exact search for a league of a few teams ends by this share of the limit: what is left
+/// goes to fix-and-optimise and the final run, whose bound then stands.
+const EXACT_END: f64 = 0.75;
+
 /// Branch-and-bound nodes for one move: its bound is weak, so HiGHS finds the better schedule
 /// early and would spend the rest proving it; many cheap moves beat a few proven ones.
 const MOVE_NODES: i32 = 200;
@@ -250,6 +254,13 @@ impl<'a> Search<'a> {
             });
         }
         self.anneal(&mut cur);
+        if let Some(proven) = self.exact(&mut cur, columns) {
+            return Ok(Found {
+                first,
+                best: Some(proven),
+                first_is_full,
+            });
+        }
         let moves = self.fix_and_optimise(&mut cur)?;
         let best = self.final_run(&cur, columns, moves)?;
         Ok(Found {
@@ -459,6 +470,49 @@ impl<'a> Search<'a> {
     /// The current schedule priced exactly on the whole objective (and the steer's terms).
     fn priced(&self, cur: &[usize]) -> Anneal<'a> {
         Anneal::new(self.league, self.cand, &self.weights, cur).differing(&self.opts.steer)
+    }
+
+    /// Phase 3b, for a league of a few teams (`exact::applies`), in the first search only: the
+    /// exact search from the annealing's schedule, until `EXACT_END` of the limit. A proof is
+    /// an optimal run (its bound its objective); a better schedule it finds becomes `cur`.
+    /// `None` when it gave up in time, or does not apply (a rerun, or drafts kept apart).
+    fn exact(&self, cur: &mut Vec<usize>, columns: usize) -> Option<Run> {
+        let steer = &self.opts.steer;
+        if self.seed != self.opts.seed
+            || steer.rescheduling()
+            || !steer.differ_from.is_empty()
+            || self.opts.cancelled()
+            || !exact::applies(self.league, self.cand, &self.weights)
+        {
+            return None;
+        }
+        let deadline = self.budget.started
+            + std::time::Duration::from_secs_f64(self.opts.time_limit.max(0.0) * EXACT_END);
+        let proof = exact::prove(self.league, self.cand, &self.weights, cur, deadline)?;
+        let objective = match proof {
+            exact::Proof::IncumbentOptimal => self.priced(cur).objective(),
+            exact::Proof::Better(better, objective) => {
+                *cur = better;
+                objective
+            }
+        };
+        self.say(|| {
+            format!(
+                "the exact search proved {objective:.2} optimal, {:.1} s",
+                self.budget.elapsed()
+            )
+        });
+        self.opts.tell(objective, objective, self.budget.elapsed());
+        Some(Run {
+            seed: self.seed,
+            status: RunStatus::Optimal,
+            objective,
+            bound: objective,
+            seconds: self.budget.elapsed(),
+            chosen: Some(cur.clone()),
+            columns,
+            rows: 0,
+        })
     }
 
     /// Phase 3: simulated annealing until its share of the time.

@@ -1,0 +1,1019 @@
+//! An exact search for leagues of a few teams, which HiGHS cannot prove in seconds (its LP
+//! relaxation spreads fractional matches evenly and sees neither waits nor the worst spread
+//! that whole matches force: the five-team darts league stayed at a 21% gap after 300 s).
+//!
+//! The season is walked day by day. A state is what the rest of the season depends on: the
+//! fixtures played, and per team the days since its last match (capped where no rule or cost
+//! looks further back), the side it played on, its home matches and its run of consecutive
+//! weeks, and the home dates of clubs with a limit. On each day every way to play that day's
+//! fixtures is tried (each fixture on one of its slots or not at all, every rule of the
+//! annealing kept: rest days, venue capacity, home counts, `same_club_first`,
+//! `max_consecutive_weeks`, `max_home_dates`). Costs are counted exactly as they fall (a wait
+//! as its days pass, a break or a short rest when a match is played, the winter share when the
+//! break begins, each team's spread at each match). Of the partial schedules in one state only
+//! those no other beats on cost and on every team's spread so far are kept, and a partial
+//! schedule is dropped when its cost so far plus a lower bound on the rest reaches the best
+//! schedule known. So when the walk ends, the best complete schedule it holds is optimal, or,
+//! when none is left, the best known one is.
+//!
+//! The bound on the rest: for each team, the least cost (waits, short rests, avoid dates) of
+//! any way to place its remaining matches on its candidate days, with every deviation of its
+//! spread from then on within a cap; and the worst spread is taken level by level: a schedule
+//! whose worst spread lies in (z_{l-1}, z_l] costs at least `spread_max` times z_{l-1} (or the
+//! worst spread so far) plus every team's least cost with its spread capped at z_l.
+
+use super::local::Anneal;
+use crate::formulate::Candidates;
+use crate::model::{League, Weights};
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// The most teams and fixtures the search takes (a state's key has room for these).
+const MAX_TEAMS: usize = 8;
+const MAX_FIXTURES: usize = 64;
+/// The most clubs with `max_home_dates` it follows.
+const MAX_CLUBS: usize = 4;
+/// Levels of the worst spread in the bound.
+const LEVELS: usize = 24;
+/// Partial schedules alive at once, at most: beyond, the search gives up.
+const MAX_LABELS: usize = 4_000_000;
+
+/// What the search proved.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Proof {
+    /// No schedule is better than the incumbent: it is optimal.
+    IncumbentOptimal,
+    /// This schedule (each fixture's slot) is better than the incumbent, and optimal.
+    Better(Vec<usize>, f64),
+}
+
+/// A state's key: fixtures played (bits), then per team four bytes (days since its last
+/// match, capped, or `NEVER`; its last side; its home matches; its run of weeks), then the
+/// home dates of each club with a limit.
+type Key = [u8; 8 + 4 * MAX_TEAMS + MAX_CLUBS];
+const NEVER: u8 = u8::MAX;
+
+/// A partial schedule in a state: its cost so far, each team's spread so far, and where it
+/// came from (an entry of `Search::trail`).
+#[derive(Clone, Copy)]
+struct Label {
+    cost: f64,
+    z: [f64; MAX_TEAMS],
+    trail: u32,
+}
+
+/// One step of a partial schedule: the slots played on one day, and the step before.
+#[derive(Clone, Copy)]
+struct Step {
+    parent: u32,
+    slots: [u16; MAX_TEAMS / 2],
+    n: u8,
+}
+
+/// One team's least costs at one level: `near[k][j]` from its match k (from 0) on its
+/// candidate day j to the season's end, every deviation within the level's cap; `far[k][j]`
+/// the least, over days j' >= j, of `near[k][j']` plus `long_rest` times day j' (for a next
+/// match after a wait long enough that each further day costs `long_rest`).
+struct Rest {
+    near: Vec<Vec<f64>>,
+    far: Vec<Vec<f64>>,
+}
+
+/// Whether the search can take this league: few teams and fixtures, no club limits beyond
+/// what a key holds, and short rests that only the previous match can cause.
+pub(crate) fn applies(league: &League, cand: &Candidates, w: &Weights) -> bool {
+    let limited = league
+        .clubs
+        .iter()
+        .filter(|c| c.max_home_dates.is_some())
+        .count();
+    let gap = league.rules.min_days_between.max(1);
+    league.teams.len() <= MAX_TEAMS
+        && cand.fixtures.len() <= MAX_FIXTURES
+        && cand.slots.len() < usize::from(u16::MAX)
+        && limited <= MAX_CLUBS
+        && (w.short_rest == 0.0 || w.short_rest_days <= 2 * gap)
+        && cand.fixtures_of.iter().all(|f| f.len() < 100)
+}
+
+/// Searches for a schedule better than `incumbent` (a valid schedule, each fixture's slot),
+/// on the objective of `w`. `None` when it gave up (the deadline, or too many partial
+/// schedules): nothing is proven then.
+pub(crate) fn prove(
+    league: &League,
+    cand: &Candidates,
+    w: &Weights,
+    incumbent: &[usize],
+    deadline: Instant,
+) -> Option<Proof> {
+    if !applies(league, cand, w) {
+        return None;
+    }
+    let priced = Anneal::new(league, cand, w, incumbent);
+    if !priced.valid() {
+        return None;
+    }
+    let best = priced.objective();
+    let search = Search::new(league, cand, w, &priced, best);
+    search.run(deadline)
+}
+
+/// The league's tables for the walk.
+struct Search<'a> {
+    league: &'a League,
+    cand: &'a Candidates,
+    w: &'a Weights,
+    a: &'a Anneal<'a>,
+    /// The objective to beat.
+    best: f64,
+    teams: usize,
+    /// Per team: its matches, its fixtures (bits), its fixtures against its own club (bits).
+    n: Vec<usize>,
+    mine: Vec<u64>,
+    internal: Vec<u64>,
+    /// The days (of the season) with a slot, in order, and the slots of each.
+    days: Vec<i32>,
+    on: Vec<Vec<usize>>,
+    /// Per fixture: its last day.
+    last_day: Vec<i32>,
+    /// Clubs with `max_home_dates`: (club, limit).
+    limited: Vec<(usize, u8)>,
+    /// Days since a team's last match beyond which nothing depends on them.
+    horizon: i32,
+    gap: i32,
+    /// Per team: its candidate days, and per level its least costs from each match on
+    /// (`rest_of`).
+    team_days: Vec<Vec<i32>>,
+    rest: Vec<Vec<Rest>>,
+    /// The spread levels' caps, ascending; the last is 1 (no cap).
+    caps: Vec<f64>,
+}
+
+impl<'a> Search<'a> {
+    fn new(
+        league: &'a League,
+        cand: &'a Candidates,
+        w: &'a Weights,
+        a: &'a Anneal<'a>,
+        best: f64,
+    ) -> Search<'a> {
+        let teams = league.teams.len();
+        let bits = |fs: &mut dyn Iterator<Item = usize>| fs.fold(0u64, |m, f| m | (1 << f));
+        let mine = (0..teams)
+            .map(|t| bits(&mut cand.fixtures_of[t].iter().copied()))
+            .collect();
+        let internal = (0..teams)
+            .map(|t| {
+                bits(
+                    &mut cand.fixtures_of[t]
+                        .iter()
+                        .copied()
+                        .filter(|&f| a.internal[f]),
+                )
+            })
+            .collect();
+        let mut days: Vec<i32> = a.day.clone();
+        days.sort_unstable();
+        days.dedup();
+        let mut on = vec![Vec::new(); days.len()];
+        for (s, d) in a.day.iter().enumerate() {
+            if let Ok(i) = days.binary_search(d) {
+                on[i].push(s);
+            }
+        }
+        let last_day = cand
+            .by_fixture
+            .iter()
+            .map(|ss| ss.iter().map(|&s| a.day[s]).max().unwrap_or(-1))
+            .collect();
+        let limited = league
+            .clubs
+            .iter()
+            .enumerate()
+            .filter_map(|(c, club)| Some((c, club.max_home_dates?.min(250) as u8)))
+            .collect();
+        let gap = league.rules.min_days_between.max(1) as i32;
+        let horizon = (w.long_rest_days as i32)
+            .max(gap)
+            .max(w.short_rest_days as i32)
+            .max(14);
+        let team_days: Vec<Vec<i32>> = (0..teams)
+            .map(|t| {
+                let mut v: Vec<i32> = cand.by_team[t].iter().map(|&s| a.day[s]).collect();
+                v.sort_unstable();
+                v.dedup();
+                v
+            })
+            .collect();
+        let mut s = Search {
+            league,
+            cand,
+            w,
+            a,
+            best,
+            teams,
+            n: (0..teams).map(|t| cand.fixtures_of[t].len()).collect(),
+            mine,
+            internal,
+            days,
+            on,
+            last_day,
+            limited,
+            horizon,
+            gap,
+            team_days,
+            rest: Vec::new(),
+            caps: Vec::new(),
+        };
+        // First with no cap, for the least the season costs beside its spread; then the
+        // levels up to the worst spread the best schedule known leaves room for.
+        s.caps = vec![1.0];
+        s.rest = (0..teams).map(|t| s.rest_of(t)).collect();
+        let mut least = 0.0;
+        for t in (0..teams).filter(|&t| s.n[t] > 0) {
+            let mut part = [0.0];
+            let before = s.a.first[t] - 1;
+            s.team_rest(t, 0, before, before, 0, &mut part);
+            least += part[0];
+        }
+        s.caps = s.levels(least);
+        s.rest = (0..teams).map(|t| s.rest_of(t)).collect();
+        s
+    }
+
+    /// Days of a wait that begins after day `last` and has reached day `now`, counted so far:
+    /// the days from `last + 1` whose `long_rest_days` window lies within `..= now`.
+    fn waited(&self, last: i32, now: i32) -> f64 {
+        f64::from((now - last + 1 - self.w.long_rest_days as i32).max(0))
+    }
+
+    fn short(&self, a: i32, b: i32) -> f64 {
+        let target = self.w.short_rest_days as i32;
+        if self.w.short_rest > 0.0 && b - a < target {
+            self.w.short_rest * f64::from(target - (b - a))
+        } else {
+            0.0
+        }
+    }
+
+    fn avoid(&self, t: usize, day: i32) -> f64 {
+        let date = self.league.start + chrono::Days::new(day as u64);
+        match self.league.teams[t].avoid.contains(&date) {
+            true => self.w.avoid,
+            false => 0.0,
+        }
+    }
+
+    /// How far team `t`'s spread lies on `day` when its match there is its k-th (from 0):
+    /// the deviation just before and just after it, as the annealing and `check` count it.
+    fn deviation(&self, t: usize, k: usize, day: i32) -> f64 {
+        let n = self.n[t] as f64;
+        let (end, start) = self.a.elapsed[day as usize];
+        f64::max(
+            (k as f64 / n - start).abs(),
+            ((k + 1) as f64 / n - end).abs(),
+        )
+    }
+
+    /// The caps of the worst spread's levels: from the least any team must have to what
+    /// the best schedule known could afford beside the `least` the rest of it costs, and 1.
+    fn levels(&self, least_cost: f64) -> Vec<f64> {
+        let least = (0..self.teams)
+            .filter(|&t| self.n[t] > 0)
+            .map(|t| {
+                // The least spread of a team's first match alone is a floor for it.
+                self.team_days[t]
+                    .iter()
+                    .map(|&d| self.deviation(t, 0, d))
+                    .fold(f64::INFINITY, f64::min)
+            })
+            .fold(0.0, f64::max);
+        let top = match self.w.spread_max > 0.0 {
+            true => ((self.best - least_cost) / self.w.spread_max).clamp(0.0, 1.0),
+            false => 1.0,
+        };
+        let mut caps: Vec<f64> = (1..LEVELS)
+            .map(|i| least + (top - least).max(0.0) * i as f64 / (LEVELS - 1) as f64)
+            .collect();
+        caps.push(1.0);
+        caps
+    }
+
+    /// Team `t`'s least cost from each of its matches on, per level (`Rest`).
+    fn rest_of(&self, t: usize) -> Vec<Rest> {
+        let (n, td) = (self.n[t], &self.team_days[t]);
+        let m = td.len();
+        let end = self.a.days as i32 - 1;
+        let mut out = Vec::with_capacity(self.caps.len());
+        for &cap in &self.caps {
+            let mut near = vec![vec![f64::INFINITY; m]; n];
+            for k in (0..n).rev() {
+                for j in 0..m {
+                    if self.deviation(t, k, td[j]) > cap + 1e-9 {
+                        continue;
+                    }
+                    let after = if k + 1 == n {
+                        self.w.long_rest * self.waited(td[j], end)
+                    } else {
+                        let mut best = f64::INFINITY;
+                        for j2 in j + 1..m {
+                            if td[j2] - td[j] < self.gap || near[k + 1][j2] == f64::INFINITY {
+                                continue;
+                            }
+                            let c = self.w.long_rest * self.waited(td[j], td[j2] - 1)
+                                + self.short(td[j], td[j2])
+                                + near[k + 1][j2];
+                            best = best.min(c);
+                        }
+                        best
+                    };
+                    near[k][j] = self.avoid(t, td[j]) + after;
+                }
+            }
+            let far = near
+                .iter()
+                .map(|row| {
+                    let mut suffix = vec![f64::INFINITY; m + 1];
+                    for j in (0..m).rev() {
+                        suffix[j] = suffix[j + 1].min(row[j] + self.w.long_rest * f64::from(td[j]));
+                    }
+                    suffix
+                })
+                .collect();
+            out.push(Rest { near, far });
+        }
+        out
+    }
+
+    /// Team `t`'s last match day in a state seen on day `now` (its key byte `since`).
+    fn last(&self, t: usize, since: u8, now: i32) -> i32 {
+        match since {
+            NEVER => self.a.first[t] - 1,
+            s => now - i32::from(s),
+        }
+    }
+
+    /// The bound's part that depends on the state only: per level, every team's least cost
+    /// from the next day on (`next`), after day `now`; infinite where some team cannot
+    /// finish within the level's cap. A team's part depends only on its matches played and
+    /// the days since its last, so it is computed once a day for each (`memo`, per team).
+    fn rest_bound(&self, key: &Key, now: i32, next: i32, out: &mut [f64], memo: &mut [Vec<f64>]) {
+        out.iter_mut().for_each(|v| *v = 0.0);
+        let played = played(key);
+        let levels = self.caps.len();
+        for (t, memo) in memo.iter_mut().enumerate() {
+            let n = self.n[t];
+            if n == 0 {
+                continue;
+            }
+            let k = (played & self.mine[t]).count_ones() as usize;
+            let b = 8 + 4 * t;
+            if i32::from(key[b + 2]) + ((n - k) as i32) < self.a.home_range[t].0 {
+                out.iter_mut().for_each(|v| *v = f64::INFINITY);
+                return;
+            }
+            let since = match key[b] {
+                NEVER => self.horizon as usize + 1,
+                s => usize::from(s),
+            };
+            let at = (k * (self.horizon as usize + 2) + since) * levels;
+            let part = &mut memo[at..at + levels];
+            if part[0].is_nan() {
+                self.team_rest(t, k, self.last(t, key[b], now), now, next, part);
+            }
+            for (v, p) in out.iter_mut().zip(part.iter()) {
+                *v += p;
+            }
+        }
+    }
+
+    /// An empty `memo` for `rest_bound`.
+    fn memo(&self) -> Vec<Vec<f64>> {
+        (0..self.teams)
+            .map(|t| {
+                vec![f64::NAN; (self.n[t] + 1) * (self.horizon as usize + 2) * self.caps.len()]
+            })
+            .collect()
+    }
+
+    /// Team `t`'s least cost from the next day on (`next`), per level, when it has played `k`
+    /// matches, the last on day `last`, and waited up to day `now`.
+    fn team_rest(&self, t: usize, k: usize, last: i32, now: i32, next: i32, out: &mut [f64]) {
+        let waited = self.w.long_rest * self.waited(last, now);
+        if k == self.n[t] {
+            let end = self.a.days as i32 - 1;
+            out.iter_mut()
+                .for_each(|v| *v = self.w.long_rest * self.waited(last, end) - waited);
+            return;
+        }
+        let td = &self.team_days[t];
+        // Its next match: on a candidate day from `next` on, `min_days_between` after its
+        // last. Up to `last + reach` the wait and a short rest are priced day by day; after
+        // it each day of the wait costs `long_rest` and no rest is short.
+        let soonest = if k > 0 {
+            next.max(last + self.gap)
+        } else {
+            next
+        };
+        let reach = (self.w.long_rest_days as i32).max(self.w.short_rest_days as i32);
+        let from = td.partition_point(|&d| d < soonest);
+        let split = td.partition_point(|&d| d <= last + reach).max(from);
+        for (l, v) in out.iter_mut().enumerate() {
+            let rest = &self.rest[t][l];
+            let near = &rest.near[k];
+            let mut least = rest.far[k][split]
+                - self.w.long_rest * f64::from(last + self.w.long_rest_days as i32);
+            for j in from..split {
+                let mut c = self.w.long_rest * self.waited(last, td[j] - 1) + near[j];
+                if k > 0 {
+                    c += self.short(last, td[j]);
+                }
+                least = least.min(c);
+            }
+            *v = least - waited;
+        }
+    }
+
+    /// The bound of a partial schedule from its state's part (`rest`, per level).
+    fn bound(&self, label: &Label, rest: &[f64]) -> f64 {
+        let mut worst = 0.0f64;
+        let mut spread = 0.0;
+        for t in 0..self.teams {
+            worst = worst.max(label.z[t]);
+            spread += self.w.spread * label.z[t];
+        }
+        let mut least = f64::INFINITY;
+        let mut below = 0.0f64;
+        for (l, &cap) in self.caps.iter().enumerate() {
+            if worst <= cap + 1e-9 {
+                least = least.min(rest[l] + self.w.spread_max * below.max(worst));
+            }
+            below = cap;
+        }
+        label.cost + spread + least
+    }
+
+    fn run(&self, deadline: Instant) -> Option<Proof> {
+        let mut key0: Key = [0; 8 + 4 * MAX_TEAMS + MAX_CLUBS];
+        for t in 0..self.teams {
+            key0[8 + 4 * t] = NEVER;
+        }
+        let mut trail = vec![Step {
+            parent: u32::MAX,
+            slots: [0; MAX_TEAMS / 2],
+            n: 0,
+        }];
+        let mut states: HashMap<Key, Vec<Label>> = HashMap::new();
+        states.insert(
+            key0,
+            vec![Label {
+                cost: 0.0,
+                z: [0.0; MAX_TEAMS],
+                trail: 0,
+            }],
+        );
+        let mut prev = -1;
+        let tolerance = 1e-9 * self.best.abs().max(1.0);
+        for (i, &day) in self.days.iter().enumerate() {
+            let next_day = self.days.get(i + 1).copied().unwrap_or(self.a.days as i32);
+            // Each state reached today, with the state's part of the bound (computed once).
+            let mut next: HashMap<Key, (Vec<f64>, Vec<Label>)> = HashMap::new();
+            let mut memo = self.memo();
+            let mut alive = 0usize;
+            for (key, labels) in &states {
+                if Instant::now() >= deadline {
+                    return None;
+                }
+                for choice in self.choices(key, i, prev) {
+                    let Some((nkey, cost, dev)) = self.apply(key, &choice, day, prev) else {
+                        continue;
+                    };
+                    let (rest, list) = next.entry(nkey).or_insert_with(|| {
+                        let mut rest = vec![0.0; self.caps.len()];
+                        self.rest_bound(&nkey, day, next_day, &mut rest, &mut memo);
+                        (rest, Vec::new())
+                    });
+                    for label in labels {
+                        let mut nl = *label;
+                        nl.cost += cost;
+                        for (z, d) in nl.z.iter_mut().zip(&dev) {
+                            *z = z.max(*d);
+                        }
+                        if self.bound(&nl, rest) >= self.best - tolerance
+                            || list.iter().any(|o| dominates(o, &nl, self.teams))
+                        {
+                            continue;
+                        }
+                        list.retain(|o| !dominates(&nl, o, self.teams));
+                        let mut step = Step {
+                            parent: label.trail,
+                            slots: [0; MAX_TEAMS / 2],
+                            n: choice.len() as u8,
+                        };
+                        for (x, &s) in step.slots.iter_mut().zip(&choice) {
+                            *x = s as u16;
+                        }
+                        nl.trail = trail.len() as u32;
+                        trail.push(step);
+                        list.push(nl);
+                        alive += 1;
+                    }
+                }
+                if alive > MAX_LABELS {
+                    return None;
+                }
+            }
+            states = next
+                .into_iter()
+                .filter(|(_, (_, list))| !list.is_empty())
+                .map(|(k, (_, list))| (k, list))
+                .collect();
+            prev = day;
+        }
+        self.finish(&states, &trail, prev)
+    }
+
+    /// Every way to play the day's fixtures from this state: lists of slots, at most one per
+    /// fixture and per team, within the venues' capacity (the empty list included).
+    fn choices(&self, key: &Key, day: usize, prev: i32) -> Vec<Vec<usize>> {
+        let played = played(key);
+        let today = self.days[day];
+        let open: Vec<usize> = self.on[day]
+            .iter()
+            .copied()
+            .filter(|&s| self.may_play(key, played, s, today, prev))
+            .collect();
+        let mut out = Vec::new();
+        let mut chosen = Vec::new();
+        self.extend(&open, 0, &mut chosen, &mut out);
+        out
+    }
+
+    fn extend(
+        &self,
+        open: &[usize],
+        from: usize,
+        chosen: &mut Vec<usize>,
+        out: &mut Vec<Vec<usize>>,
+    ) {
+        out.push(chosen.clone());
+        for i in from..open.len() {
+            let s = open[i];
+            let slot = self.cand.slots[s];
+            let clash = chosen.iter().any(|&o| {
+                let x = self.cand.slots[o];
+                x.fixture == slot.fixture
+                    || [x.home, x.away].contains(&slot.home)
+                    || [x.home, x.away].contains(&slot.away)
+            });
+            let venue = self.a.at[s].0;
+            let load = chosen.iter().filter(|&&o| self.a.at[o].0 == venue).count() as i32;
+            if clash || load + 1 > self.a.cap[venue as usize] {
+                continue;
+            }
+            chosen.push(s);
+            self.extend(open, i + 1, chosen, out);
+            chosen.pop();
+        }
+    }
+
+    /// Whether slot `s` may be played on `today` from this state, each of its teams alone.
+    fn may_play(&self, key: &Key, played: u64, s: usize, today: i32, prev: i32) -> bool {
+        let slot = self.cand.slots[s];
+        let f = slot.fixture;
+        if played & (1 << f) != 0 {
+            return false;
+        }
+        [slot.home, slot.away].into_iter().all(|t| {
+            let b = 8 + 4 * t;
+            let rested = key[b] == NEVER || today - self.last(t, key[b], prev) >= self.gap;
+            let homes = i32::from(key[b + 2]) + i32::from(slot.home == t);
+            let order = !self.league.rules.same_club_first || {
+                let external_played = played & self.mine[t] & !self.internal[t] != 0;
+                let internal_done = played & self.internal[t] == self.internal[t];
+                match self.a.internal[f] {
+                    true => !external_played,
+                    false => internal_done,
+                }
+            };
+            rested && homes <= self.a.home_range[t].1 && order
+        })
+    }
+
+    /// The state after playing `choice` on `day` (the previous day seen was `prev`), the cost
+    /// it adds, and each team's deviation on the day; `None` when a rule fails.
+    fn apply(
+        &self,
+        key: &Key,
+        choice: &[usize],
+        day: i32,
+        prev: i32,
+    ) -> Option<(Key, f64, [f64; MAX_TEAMS])> {
+        let mut next = *key;
+        let played = played(key);
+        let mut now_played = played;
+        for &s in choice {
+            now_played |= 1 << self.cand.slots[s].fixture;
+        }
+        // A fixture not played by its last day can no longer be.
+        let gone = (0..self.cand.fixtures.len())
+            .any(|f| now_played & (1 << f) == 0 && self.last_day[f] <= day);
+        if gone {
+            return None;
+        }
+        next[..8].copy_from_slice(&now_played.to_le_bytes());
+        for (i, &(club, limit)) in self.limited.iter().enumerate() {
+            if choice.iter().any(|&s| self.a.at[s].1 as usize == club) {
+                next[8 + 4 * MAX_TEAMS + i] += 1;
+                if next[8 + 4 * MAX_TEAMS + i] > limit {
+                    return None;
+                }
+            }
+        }
+        let mut cost = 0.0;
+        let mut dev = [0.0f64; MAX_TEAMS];
+        #[allow(clippy::needless_range_loop)] // a team's key bytes, costs and deviation
+        for t in 0..self.teams {
+            if self.n[t] == 0 {
+                continue;
+            }
+            let b = 8 + 4 * t;
+            let k = (played & self.mine[t]).count_ones() as usize;
+            let last = self.last(t, key[b], prev);
+            if let (true, Some((from, fair))) = (self.w.winter > 0.0, self.a.winter[t]) {
+                if prev < from && from <= day {
+                    cost += self.w.winter * (k as f64 - fair).abs();
+                }
+            }
+            let mine = choice.iter().find(|&&s| {
+                let slot = self.cand.slots[s];
+                slot.home == t || slot.away == t
+            });
+            let Some(&s) = mine else {
+                cost +=
+                    self.w.long_rest * (self.waited(last, day) - self.waited(last, prev.max(last)));
+                if key[b] != NEVER {
+                    next[b] = (day - last).min(self.horizon) as u8;
+                }
+                if next[b] != NEVER && i32::from(next[b]) >= 14 {
+                    next[b + 3] = 0; // no run of weeks reaches back this far
+                }
+                continue;
+            };
+            let home = self.cand.slots[s].home == t;
+            cost += self.w.long_rest
+                * (self.waited(last, day - 1) - self.waited(last, prev.max(last)))
+                + self.avoid(t, day);
+            if key[b] != NEVER {
+                cost += self.short(last, day);
+                if (key[b + 1] == 1) == home {
+                    cost += self.w.breaks;
+                }
+            }
+            dev[t] = self.deviation(t, k, day);
+            let run = match self.league.rules.max_consecutive_weeks {
+                Some(most) => {
+                    let week = self.a.week[day as usize];
+                    let run = match key[b] {
+                        NEVER => 1,
+                        _ if day - last >= 14 => 1,
+                        _ => {
+                            let was = self.a.week[last as usize];
+                            match week - was {
+                                0 => key[b + 3],
+                                1 => key[b + 3] + 1,
+                                _ => 1,
+                            }
+                        }
+                    };
+                    if u32::from(run) > most {
+                        return None;
+                    }
+                    run
+                }
+                None => 0,
+            };
+            next[b] = 0;
+            next[b + 1] = u8::from(home);
+            next[b + 2] = key[b + 2] + u8::from(home);
+            next[b + 3] = run;
+        }
+        Some((next, cost, dev))
+    }
+
+    /// The walk's end: the best complete schedule left, with the waits to the season's end,
+    /// the winter share where the break comes after every day, and the spreads.
+    fn finish(
+        &self,
+        states: &HashMap<Key, Vec<Label>>,
+        trail: &[Step],
+        prev: i32,
+    ) -> Option<Proof> {
+        let all = match self.cand.fixtures.len() {
+            64 => u64::MAX,
+            n => (1u64 << n) - 1,
+        };
+        let end = self.a.days as i32 - 1;
+        let mut best: Option<(f64, u32)> = None;
+        for (key, labels) in states {
+            if played(key) != all {
+                continue;
+            }
+            let mut tail = 0.0;
+            let mut homes_ok = true;
+            for t in 0..self.teams {
+                if self.n[t] == 0 {
+                    continue;
+                }
+                let b = 8 + 4 * t;
+                let last = self.last(t, key[b], prev);
+                tail +=
+                    self.w.long_rest * (self.waited(last, end) - self.waited(last, prev.max(last)));
+                if let (true, Some((from, fair))) = (self.w.winter > 0.0, self.a.winter[t]) {
+                    if prev < from {
+                        tail += self.w.winter * (self.n[t] as f64 - fair).abs();
+                    }
+                }
+                homes_ok &= i32::from(key[b + 2]) >= self.a.home_range[t].0;
+            }
+            if !homes_ok {
+                continue;
+            }
+            for label in labels {
+                let mut worst = 0.0f64;
+                let mut cost = label.cost + tail;
+                for t in 0..self.teams {
+                    worst = worst.max(label.z[t]);
+                    cost += self.w.spread * label.z[t];
+                }
+                cost += self.w.spread_max * worst;
+                if best.is_none_or(|b| cost < b.0) {
+                    best = Some((cost, label.trail));
+                }
+            }
+        }
+        let Some((_, mut at)) = best else {
+            return Some(Proof::IncumbentOptimal);
+        };
+        let mut cur = vec![usize::MAX; self.cand.fixtures.len()];
+        while at != u32::MAX {
+            let step = trail[at as usize];
+            for &s in &step.slots[..usize::from(step.n)] {
+                cur[self.cand.slots[usize::from(s)].fixture] = usize::from(s);
+            }
+            at = step.parent;
+        }
+        // Priced and checked afresh, the rules once more.
+        let priced = Anneal::new(self.league, self.cand, self.w, &cur);
+        if !priced.valid() {
+            return None;
+        }
+        match priced.objective() < self.best {
+            true => Some(Proof::Better(cur, priced.objective())),
+            false => Some(Proof::IncumbentOptimal),
+        }
+    }
+}
+
+fn played(key: &Key) -> u64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&key[..8]);
+    u64::from_le_bytes(b)
+}
+
+/// Whether partial schedule `a` is at least as good as `b` in the same state: no dearer, and
+/// no team's spread so far wider.
+fn dominates(a: &Label, b: &Label, teams: usize) -> bool {
+    a.cost <= b.cost + 1e-9 && (0..teams).all(|t| a.z[t] <= b.z[t])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Rng;
+    use super::*;
+    use crate::formulate::candidates;
+    use crate::formulate::team_bound::tests::{every_valid_schedule, THREE};
+    use crate::model::{parse_league, Rerun};
+    use std::time::Duration;
+
+    fn far() -> Instant {
+        Instant::now() + Duration::from_secs(120)
+    }
+
+    /// The search against every valid schedule of a three-fixture league, each checked and
+    /// priced by the independent checker: from the dearest it finds one of the cheapest (its
+    /// objective the checker's least), and from a cheapest it proves that one optimal. The
+    /// number of valid schedules.
+    fn agrees_with_every_schedule(toml: &str) -> usize {
+        let league = parse_league(toml, "tiny.toml").unwrap();
+        let cand = candidates(&league, &Rerun::default());
+        let w = league.weights;
+        assert!(applies(&league, &cand, &w), "{toml}");
+        let all = every_valid_schedule(&league, &cand);
+        let Some(cheapest) = all.iter().min_by(|a, b| a.1.total_cmp(&b.1)) else {
+            return 0;
+        };
+        let dearest = all.iter().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap();
+        let tolerance = 1e-6 * cheapest.1.abs().max(1.0);
+        match prove(&league, &cand, &w, &dearest.0, far()) {
+            Some(Proof::Better(cur, objective)) => {
+                assert!(
+                    (objective - cheapest.1).abs() < tolerance,
+                    "found {objective}, the least is {}\n{toml}",
+                    cheapest.1
+                );
+                let found = all.iter().find(|s| s.0[..] == cur[..]);
+                let priced = found.expect("the schedule it found is valid").1;
+                assert!(
+                    (priced - objective).abs() < tolerance,
+                    "{priced} vs {objective}"
+                );
+            }
+            Some(Proof::IncumbentOptimal) => assert!(
+                dearest.1 - cheapest.1 < tolerance,
+                "{} called optimal, the least is {}\n{toml}",
+                dearest.1,
+                cheapest.1
+            ),
+            None => panic!("no proof\n{toml}"),
+        }
+        assert_eq!(
+            prove(&league, &cand, &w, &cheapest.0, far()),
+            Some(Proof::IncumbentOptimal),
+            "{toml}"
+        );
+        all.len()
+    }
+
+    #[test]
+    fn finds_the_least_of_every_schedule_of_three_teams() {
+        assert!(agrees_with_every_schedule(THREE) > 1000);
+    }
+
+    /// A three-team league with rules and weights drawn at random: one or two clubs (so
+    /// `same_club_first` bites), one or two nights, a shared venue's capacity, rest days,
+    /// weeks in a row, a club's home dates, an avoid date, a late start, a winter break, and
+    /// targets for waits and short rests (at most twice the rest days: the search's limit).
+    fn tiny(seed: u64) -> String {
+        let mut r = Rng::new(seed);
+        let weeks = 5 + r.below(3) as u64;
+        let start = chrono::NaiveDate::from_ymd_opt(2026, 10, 1).unwrap();
+        let day = |d: u64| start + chrono::Days::new(d);
+        let end = day(weeks * 7 - 1);
+        let nights = ["[\"Thu\"]", "[\"Tue\", \"Thu\"]", "[\"Mon\", \"Thu\"]"][r.below(3)];
+        let two_clubs = r.below(2) == 0;
+        let gap = [1, 2, 3, 7][r.below(4)];
+        let mut rules = format!("min_days_between = {gap}\n");
+        if two_clubs && r.below(2) == 0 {
+            rules += "same_club_first = true\n";
+        } else {
+            rules += "same_club_first = false\n";
+        }
+        if r.below(3) == 0 {
+            rules += &format!("max_consecutive_weeks = {}\n", 1 + r.below(2));
+        }
+        let closed = match r.below(3) {
+            0 => format!("closed = [{{ from = {}, to = {} }}]\n", day(14), day(20)),
+            _ => String::new(),
+        };
+        let mut weights = format!(
+            "long_rest_days = {}\nshort_rest_days = {}\nbreaks = {}\n",
+            7 + r.below(15),
+            1 + r.below(2 * gap),
+            [0, 3, 10][r.below(3)]
+        );
+        if r.below(2) == 0 {
+            weights += "winter = 20\n";
+        }
+        let limit = match r.below(3) {
+            0 => format!("max_home_dates = {}\n", 1 + r.below(2)),
+            _ => String::new(),
+        };
+        let second = if two_clubs { "B" } else { "A" };
+        let late = match r.below(3) {
+            0 => format!("start = {}\n", day(7)),
+            _ => String::new(),
+        };
+        format!(
+            r#"name = "Tiny {seed}"
+start = {start}
+end = {end}
+{closed}
+[rules]
+{rules}
+[weights]
+{weights}
+[[venue]]
+name = "Hall"
+capacity = {capacity}
+
+[[venue]]
+name = "Room"
+
+[[club]]
+name = "A"
+venue = "Hall"
+nights = {nights}
+{limit}
+[[club]]
+name = "B"
+venue = "Room"
+nights = ["Thu"]
+
+[[division]]
+name = "D"
+
+[[team]]
+name = "A1"
+club = "A"
+division = "D"
+avoid = [{avoid}]
+
+[[team]]
+name = "A2"
+club = "A"
+division = "D"
+{late}
+[[team]]
+name = "X3"
+club = "{second}"
+division = "D"
+"#,
+            capacity = 1 + r.below(2),
+            avoid = day(7 * r.below(weeks as usize) as u64 + 3),
+        )
+    }
+
+    /// Random three-team leagues, each against every one of its valid schedules.
+    #[test]
+    fn finds_the_least_of_every_schedule_of_random_leagues() {
+        let mut solvable = 0;
+        for seed in 0..40 {
+            if agrees_with_every_schedule(&tiny(seed)) > 0 {
+                solvable += 1;
+            }
+        }
+        assert!(
+            solvable >= 20,
+            "{solvable} of 40 leagues have a valid schedule"
+        );
+    }
+
+    /// The four-team teaching league (twelve fixtures, where enumerating is out of reach)
+    /// against HiGHS, which proves it at `--gap 0`: the same optimum, from a worse start.
+    #[test]
+    fn agrees_with_highs_on_the_four_team_league() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/instances/examples/four-teams-double.toml"
+        );
+        let league = crate::model::read_league(std::path::Path::new(path)).unwrap();
+        let cand = candidates(&league, &Rerun::default());
+        let w = league.weights;
+        let opts = super::super::Options {
+            gap: 0.0,
+            threads: 1,
+            ..Default::default()
+        };
+        let spec = super::super::RunSpec {
+            weights: &w,
+            seed: 0,
+            time_limit: 120.0,
+            max_nodes: None,
+            start: None,
+            teams: None,
+        };
+        let highs = super::super::run_once(&league, &cand, &opts, Instant::now(), &spec).unwrap();
+        assert_eq!(highs.status, super::super::RunStatus::Optimal);
+        let start = super::super::construct::greedy(&league, &cand, 1).unwrap();
+        let first = Anneal::new(&league, &cand, &w, &start).objective();
+        assert!(
+            first > highs.objective + 1.0,
+            "the start is already optimal"
+        );
+        let Some(Proof::Better(cur, objective)) = prove(&league, &cand, &w, &start, far()) else {
+            panic!("no better schedule than the start");
+        };
+        assert!(
+            (objective - highs.objective).abs() < 1e-6 * objective,
+            "{objective} vs HiGHS {}",
+            highs.objective
+        );
+        assert_eq!(Anneal::new(&league, &cand, &w, &cur).objective(), objective);
+    }
+
+    /// What it does not take: more teams than a state holds, and a deadline already past.
+    #[test]
+    fn gives_up_honestly() {
+        let league = parse_league(THREE, "three.toml").unwrap();
+        let cand = candidates(&league, &Rerun::default());
+        let w = league.weights;
+        let all = every_valid_schedule(&league, &cand);
+        let past = Instant::now();
+        assert_eq!(prove(&league, &cand, &w, &all[0].0, past), None);
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/instances/sussex-2026-7.toml");
+        let big = crate::model::read_league(std::path::Path::new(path)).unwrap();
+        let cand = candidates(&big, &Rerun::default());
+        assert!(!applies(&big, &cand, &big.weights));
+    }
+}
