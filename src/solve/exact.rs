@@ -26,6 +26,7 @@ use super::local::Anneal;
 use crate::formulate::Candidates;
 use crate::model::{League, Weights};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
 /// The most teams and fixtures the search takes (a state's key has room for these).
@@ -35,8 +36,11 @@ const MAX_FIXTURES: usize = 64;
 const MAX_CLUBS: usize = 4;
 /// Levels of the worst spread in the bound.
 const LEVELS: usize = 24;
-/// Partial schedules alive at once, at most: beyond, the search gives up.
-const MAX_LABELS: usize = 4_000_000;
+/// Bytes the search may hold by its own count (its states, partial schedules and their
+/// steps; the process then holds about twice as much): beyond, it gives up. The Sussex Rapid
+/// League proves within it (0.7 GiB resident); the five-team darts league would need 2.2 GiB
+/// and 75 s, and gives up after 10 s at 1 GiB.
+const MAX_BYTES: usize = 1 << 29;
 
 /// What the search proved.
 #[derive(Debug, Clone, PartialEq)]
@@ -68,6 +72,19 @@ struct Step {
     parent: u32,
     slots: [u16; MAX_TEAMS / 2],
     n: u8,
+}
+
+/// The slots played on one day (no team twice, so at most half the teams).
+#[derive(Clone, Copy, Default)]
+struct Choice {
+    s: [usize; MAX_TEAMS / 2],
+    n: usize,
+}
+
+impl Choice {
+    fn slots(&self) -> &[usize] {
+        &self.s[..self.n]
+    }
 }
 
 /// One team's least costs at one level: `near[k][j]` from its match k (from 0) on its
@@ -147,6 +164,8 @@ struct Search<'a> {
     rest: Vec<Vec<Rest>>,
     /// The spread levels' caps, ascending; the last is 1 (no cap).
     caps: Vec<f64>,
+    /// Per team and day of the season: the cost of playing then (an avoid date).
+    avoids: Vec<Vec<f64>>,
 }
 
 impl<'a> Search<'a> {
@@ -224,6 +243,21 @@ impl<'a> Search<'a> {
             team_days,
             rest: Vec::new(),
             caps: Vec::new(),
+            avoids: league
+                .teams
+                .iter()
+                .map(|team| {
+                    (0..a.days)
+                        .map(|d| {
+                            let date = league.start + chrono::Days::new(d as u64);
+                            match team.avoid.contains(&date) {
+                                true => w.avoid,
+                                false => 0.0,
+                            }
+                        })
+                        .collect()
+                })
+                .collect(),
         };
         // First with no cap, for the least the season costs beside its spread; then the
         // levels up to the worst spread the best schedule known leaves room for.
@@ -257,11 +291,7 @@ impl<'a> Search<'a> {
     }
 
     fn avoid(&self, t: usize, day: i32) -> f64 {
-        let date = self.league.start + chrono::Days::new(day as u64);
-        match self.league.teams[t].avoid.contains(&date) {
-            true => self.w.avoid,
-            false => 0.0,
-        }
+        self.avoids[t].get(day as usize).copied().unwrap_or(0.0)
     }
 
     /// How far team `t`'s spread lies on `day` when its match there is its k-th (from 0):
@@ -463,7 +493,7 @@ impl<'a> Search<'a> {
             slots: [0; MAX_TEAMS / 2],
             n: 0,
         }];
-        let mut states: HashMap<Key, Vec<Label>> = HashMap::new();
+        let mut states: Map<Vec<Label>> = Map::default();
         states.insert(
             key0,
             vec![Label {
@@ -477,19 +507,22 @@ impl<'a> Search<'a> {
         for (i, &day) in self.days.iter().enumerate() {
             let next_day = self.days.get(i + 1).copied().unwrap_or(self.a.days as i32);
             // Each state reached today, with the state's part of the bound (computed once).
-            let mut next: HashMap<Key, (Vec<f64>, Vec<Label>)> = HashMap::new();
+            let mut next: Map<([f64; LEVELS], Vec<Label>)> = Map::default();
             let mut memo = self.memo();
             let mut alive = 0usize;
+            let mut choices = Vec::new();
             for (key, labels) in &states {
                 if Instant::now() >= deadline {
                     return None;
                 }
-                for choice in self.choices(key, i, prev) {
-                    let Some((nkey, cost, dev)) = self.apply(key, &choice, day, prev) else {
+                self.choices(key, i, prev, &mut choices);
+                for choice in &choices {
+                    let choice = choice.slots();
+                    let Some((nkey, cost, dev)) = self.apply(key, choice, day, prev) else {
                         continue;
                     };
                     let (rest, list) = next.entry(nkey).or_insert_with(|| {
-                        let mut rest = vec![0.0; self.caps.len()];
+                        let mut rest = [0.0; LEVELS];
                         self.rest_bound(&nkey, day, next_day, &mut rest, &mut memo);
                         (rest, Vec::new())
                     });
@@ -510,7 +543,7 @@ impl<'a> Search<'a> {
                             slots: [0; MAX_TEAMS / 2],
                             n: choice.len() as u8,
                         };
-                        for (x, &s) in step.slots.iter_mut().zip(&choice) {
+                        for (x, &s) in step.slots.iter_mut().zip(choice) {
                             *x = s as u16;
                         }
                         nl.trail = trail.len() as u32;
@@ -519,7 +552,11 @@ impl<'a> Search<'a> {
                         alive += 1;
                     }
                 }
-                if alive > MAX_LABELS {
+                let bytes = states.capacity() * std::mem::size_of::<(Key, Vec<Label>)>()
+                    + next.capacity() * std::mem::size_of::<(Key, [f64; LEVELS], Vec<Label>)>()
+                    + 2 * alive * std::mem::size_of::<Label>()
+                    + trail.capacity() * std::mem::size_of::<Step>();
+                if bytes > MAX_BYTES {
                     return None;
                 }
             }
@@ -533,9 +570,9 @@ impl<'a> Search<'a> {
         self.finish(&states, &trail, prev)
     }
 
-    /// Every way to play the day's fixtures from this state: lists of slots, at most one per
-    /// fixture and per team, within the venues' capacity (the empty list included).
-    fn choices(&self, key: &Key, day: usize, prev: i32) -> Vec<Vec<usize>> {
+    /// Every way to play the day's fixtures from this state (into `out`): at most one slot
+    /// per fixture and per team, within the venues' capacity (playing none included).
+    fn choices(&self, key: &Key, day: usize, prev: i32, out: &mut Vec<Choice>) {
         let played = played(key);
         let today = self.days[day];
         let open: Vec<usize> = self.on[day]
@@ -543,37 +580,37 @@ impl<'a> Search<'a> {
             .copied()
             .filter(|&s| self.may_play(key, played, s, today, prev))
             .collect();
-        let mut out = Vec::new();
-        let mut chosen = Vec::new();
-        self.extend(&open, 0, &mut chosen, &mut out);
-        out
+        out.clear();
+        self.extend(&open, 0, &mut Choice::default(), out);
     }
 
-    fn extend(
-        &self,
-        open: &[usize],
-        from: usize,
-        chosen: &mut Vec<usize>,
-        out: &mut Vec<Vec<usize>>,
-    ) {
-        out.push(chosen.clone());
+    fn extend(&self, open: &[usize], from: usize, chosen: &mut Choice, out: &mut Vec<Choice>) {
+        out.push(*chosen);
+        if chosen.n == chosen.s.len() {
+            return;
+        }
         for i in from..open.len() {
             let s = open[i];
             let slot = self.cand.slots[s];
-            let clash = chosen.iter().any(|&o| {
+            let clash = chosen.slots().iter().any(|&o| {
                 let x = self.cand.slots[o];
                 x.fixture == slot.fixture
                     || [x.home, x.away].contains(&slot.home)
                     || [x.home, x.away].contains(&slot.away)
             });
             let venue = self.a.at[s].0;
-            let load = chosen.iter().filter(|&&o| self.a.at[o].0 == venue).count() as i32;
+            let load = chosen
+                .slots()
+                .iter()
+                .filter(|&&o| self.a.at[o].0 == venue)
+                .count() as i32;
             if clash || load + 1 > self.a.cap[venue as usize] {
                 continue;
             }
-            chosen.push(s);
+            chosen.s[chosen.n] = s;
+            chosen.n += 1;
             self.extend(open, i + 1, chosen, out);
-            chosen.pop();
+            chosen.n -= 1;
         }
     }
 
@@ -703,12 +740,7 @@ impl<'a> Search<'a> {
 
     /// The walk's end: the best complete schedule left, with the waits to the season's end,
     /// the winter share where the break comes after every day, and the spreads.
-    fn finish(
-        &self,
-        states: &HashMap<Key, Vec<Label>>,
-        trail: &[Step],
-        prev: i32,
-    ) -> Option<Proof> {
+    fn finish(&self, states: &Map<Vec<Label>>, trail: &[Step], prev: i32) -> Option<Proof> {
         let all = match self.cand.fixtures.len() {
             64 => u64::MAX,
             n => (1u64 << n) - 1,
@@ -772,6 +804,27 @@ impl<'a> Search<'a> {
             true => Some(Proof::Better(cur, priced.objective())),
             false => Some(Proof::IncumbentOptimal),
         }
+    }
+}
+
+/// States by key, hashed a word at a time (the default hasher was a tenth of the time).
+type Map<V> = HashMap<Key, V, BuildHasherDefault<KeyHasher>>;
+
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word))
+                .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
     }
 }
 
