@@ -461,6 +461,8 @@ fn conclude(
             schedule: Some(schedule),
             objective: Some(best.objective),
             bound,
+            // The whole solve, the teams' least costs included.
+            seconds: started.elapsed().as_secs_f64(),
             ..base
         });
     }

@@ -551,17 +551,23 @@ impl<'a> Search<'a> {
         let until = self.budget.fix_until();
         let time_left = || until - self.budget.elapsed();
         let per_move = self.budget.per_move();
+        // A move takes longer than HiGHS's share where restricting and pricing a large league
+        // take a while (600 teams: 0.7 s for a 0.6 s move), and HiGHS may overrun its limit
+        // (one move in 16 there took 3.1 s): no move starts with less time left than five
+        // moves' share or the slowest so far took (four times that after the moves widen), so
+        // the phase ends by its share.
+        let mut slowest = 5.0 * per_move;
         let mut width = 1;
         let mut iteration = 0u64;
         let mut moved_total = 0usize;
-        while time_left() > per_move && !hoods.is_empty() && !opts.cancelled() {
+        while time_left() > slowest && !hoods.is_empty() && !opts.cancelled() {
             let mut order: Vec<usize> = (0..hoods.len()).collect();
             for i in (1..order.len()).rev() {
                 order.swap(i, rng.below(i + 1));
             }
             let mut moved_in_round = 0usize;
             for k in 0..order.len() {
-                if time_left() <= per_move || opts.cancelled() {
+                if time_left() <= slowest || opts.cancelled() {
                     break;
                 }
                 let mut free = vec![false; cand.fixtures.len()];
@@ -572,7 +578,10 @@ impl<'a> Search<'a> {
                 }
                 iteration += 1;
                 let seed = self.seed.wrapping_add(iteration);
-                let Some((next, moved)) = self.one_move(cur, &free, &now, seed, per_move)? else {
+                let begun = Instant::now();
+                let step = self.one_move(cur, &free, &now, seed, per_move)?;
+                slowest = slowest.max(begun.elapsed().as_secs_f64());
+                let Some((next, moved)) = step else {
                     continue;
                 };
                 *cur = next;
@@ -588,6 +597,9 @@ impl<'a> Search<'a> {
                 });
             }
             if moved_in_round == 0 {
+                // Four times the fixtures free: a move may take up to four times as long (the
+                // 600-team league's first wider move took 3.1 s, its narrower ones 0.7 s).
+                slowest *= 4.0;
                 width = (width * 4).min(hoods.len());
                 if width == hoods.len() {
                     break; // the whole league at once is the final run's job
