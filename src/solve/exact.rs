@@ -1,6 +1,6 @@
 //! An exact search for leagues of a few teams, which HiGHS cannot prove in seconds (its LP
 //! relaxation spreads fractional matches evenly and sees neither waits nor the worst spread
-//! that whole matches force: the five-team darts league stayed at a 21% gap after 300 s).
+//! that whole matches force: the six-team Sussex Rapid League stayed at a 21% gap after 300 s).
 //!
 //! The season is walked day by day. A state is what the rest of the season depends on: the
 //! fixtures played, and per team the days since its last match (capped where no rule or cost
