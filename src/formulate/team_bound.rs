@@ -790,6 +790,14 @@ division = "D"
         }
     }
 
+    /// A league of the repository (`path` from its top) and its candidates.
+    pub(crate) fn instance(path: &str) -> (League, Candidates) {
+        let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+        let league = crate::model::read_league(&file).unwrap();
+        let cand = candidates(&league, &Rerun::default());
+        (league, cand)
+    }
+
     /// The three-team league, its candidates and its optimum, proven by `solve` at `--gap 0`.
     fn three_solved() -> (League, Candidates, f64) {
         let league = parse_league(THREE, "three.toml").unwrap();
@@ -837,12 +845,7 @@ division = "D"
         );
         assert!(coupled > plain + 20.0, "{coupled} barely over {plain}");
 
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/instances/examples/darts-weekly.toml"
-        );
-        let league = crate::model::read_league(std::path::Path::new(path)).unwrap();
-        let cand = candidates(&league, &Rerun::default());
+        let (league, cand) = instance("instances/examples/darts-weekly.toml");
         let w = league.weights;
         let (own, worst) = bound(&league, &cand, &w).unwrap();
         let plain = own + w.spread_max * worst;
@@ -919,12 +922,7 @@ division = "D"
     /// above its own warm start, an error).
     #[test]
     fn bound_lies_under_solved_schedules() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/instances/sussex-rapid-2026-7.toml"
-        );
-        let league = crate::model::read_league(std::path::Path::new(path)).unwrap();
-        let cand = candidates(&league, &Rerun::default());
+        let (league, cand) = instance("instances/sussex-rapid-2026-7.toml");
         let (own, worst) = bound(&league, &cand, &league.weights).unwrap();
         let b = own + league.weights.spread_max * worst;
         for seed in 0..3 {

@@ -845,7 +845,7 @@ mod tests {
     use super::super::Rng;
     use super::*;
     use crate::formulate::candidates;
-    use crate::formulate::team_bound::tests::{every_valid_schedule, THREE};
+    use crate::formulate::team_bound::tests::{every_valid_schedule, instance, THREE};
     use crate::model::{parse_league, Rerun};
     use std::time::Duration;
 
@@ -1016,12 +1016,7 @@ division = "D"
     /// against HiGHS, which proves it at `--gap 0`: the same optimum, from a worse start.
     #[test]
     fn agrees_with_highs_on_the_four_team_league() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/instances/examples/four-teams-double.toml"
-        );
-        let league = crate::model::read_league(std::path::Path::new(path)).unwrap();
-        let cand = candidates(&league, &Rerun::default());
+        let (league, cand) = instance("instances/examples/four-teams-double.toml");
         let w = league.weights;
         let opts = super::super::Options {
             gap: 0.0,
@@ -1064,9 +1059,7 @@ division = "D"
         let all = every_valid_schedule(&league, &cand);
         let past = Instant::now();
         assert_eq!(prove(&league, &cand, &w, &all[0].0, past), None);
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/instances/sussex-2026-7.toml");
-        let big = crate::model::read_league(std::path::Path::new(path)).unwrap();
-        let cand = candidates(&big, &Rerun::default());
+        let (big, cand) = instance("instances/sussex-2026-7.toml");
         assert!(!applies(&big, &cand, &big.weights));
     }
 }
