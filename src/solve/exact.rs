@@ -66,12 +66,153 @@ struct Label {
     trail: u32,
 }
 
-/// One step of a partial schedule: the slots played on one day, and the step before.
+/// One step of a partial schedule: the slots played on one day (as the state before it
+/// names its teams), the swap of twin teams (`Twins`) that made the state after it canonical,
+/// and the step before.
 #[derive(Clone, Copy)]
 struct Step {
     parent: u32,
     slots: [u16; MAX_TEAMS / 2],
     n: u8,
+    swap: u8,
+}
+
+/// Teams that no rule or cost tells apart (one club, venue, start, number of matches, home
+/// range, winter share and avoid dates, and slots that map onto each other when the two change
+/// places): a schedule with twins swapped is as valid and costs the same. So each state is
+/// kept in one form only, the least of its forms under every swap of twins (`swap` is a set of
+/// pairs, as bits), which divides the states by up to the number of swaps.
+struct Twins {
+    /// Per swap: each team's image.
+    team: Vec<[usize; MAX_TEAMS]>,
+    /// Per swap: each fixture's and each slot's image.
+    fixture: Vec<Vec<usize>>,
+    slot: Vec<Vec<usize>>,
+}
+
+/// The most pairs of twins followed (2^3 forms per state).
+const MAX_PAIRS: usize = 3;
+
+impl Twins {
+    fn new(league: &League, cand: &Candidates, a: &Anneal, n: &[usize]) -> Twins {
+        if cand.slots.is_empty() {
+            return Twins::none(cand);
+        }
+        let teams = league.teams.len();
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
+        for t in 0..teams {
+            for u in t + 1..teams {
+                let paired = |x: usize| pairs.iter().any(|&(p, q)| p == x || q == x);
+                if pairs.len() < MAX_PAIRS
+                    && !paired(t)
+                    && !paired(u)
+                    && Self::alike(league, a, n, t, u)
+                    && Self::images(cand, a, &Self::swapping(teams, &[(t, u)])).is_some()
+                {
+                    pairs.push((t, u));
+                }
+            }
+        }
+        let mut twins = Twins {
+            team: Vec::new(),
+            fixture: Vec::new(),
+            slot: Vec::new(),
+        };
+        for swap in 0..1usize << pairs.len() {
+            let chosen: Vec<(usize, usize)> = (0..pairs.len())
+                .filter(|i| swap & (1 << i) != 0)
+                .map(|i| pairs[i])
+                .collect();
+            let team = Self::swapping(teams, &chosen);
+            let Some((fixture, slot)) = Self::images(cand, a, &team) else {
+                return Twins::none(cand);
+            };
+            twins.team.push(team);
+            twins.fixture.push(fixture);
+            twins.slot.push(slot);
+        }
+        twins
+    }
+
+    /// No twins: one form per state.
+    fn none(cand: &Candidates) -> Twins {
+        Twins {
+            team: vec![std::array::from_fn(|t| t)],
+            fixture: vec![(0..cand.fixtures.len()).collect()],
+            slot: vec![(0..cand.slots.len()).collect()],
+        }
+    }
+
+    fn swapping(teams: usize, pairs: &[(usize, usize)]) -> [usize; MAX_TEAMS] {
+        let mut team: [usize; MAX_TEAMS] = std::array::from_fn(|t| t);
+        for &(t, u) in pairs {
+            team[t] = u;
+            team[u] = t;
+        }
+        debug_assert!(team[..teams].iter().all(|&x| x < teams));
+        team
+    }
+
+    /// Whether teams `t` and `u` are alike in all but their slots.
+    fn alike(league: &League, a: &Anneal, n: &[usize], t: usize, u: usize) -> bool {
+        let (x, y) = (&league.teams[t], &league.teams[u]);
+        x.club == y.club
+            && x.division == y.division
+            && x.venue == y.venue
+            && x.avoid == y.avoid
+            && n[t] == n[u]
+            && a.first[t] == a.first[u]
+            && a.home_range[t] == a.home_range[u]
+            && a.winter[t] == a.winter[u]
+    }
+
+    /// Each fixture's and each slot's image when the teams change places as `team` says, if
+    /// every one has an image (the same day and venue, the home side the image of the home
+    /// side).
+    fn images(
+        cand: &Candidates,
+        a: &Anneal,
+        team: &[usize; MAX_TEAMS],
+    ) -> Option<(Vec<usize>, Vec<usize>)> {
+        let fixture_of: HashMap<(usize, usize, bool), usize> = cand
+            .fixtures
+            .iter()
+            .enumerate()
+            .map(|(i, f)| ((f.a, f.b, f.home_fixed), i))
+            .collect();
+        let fixture = cand
+            .fixtures
+            .iter()
+            .map(|f| {
+                let (a, b) = (team[f.a], team[f.b]);
+                let found = fixture_of.get(&(a, b, f.home_fixed)).copied();
+                match f.home_fixed {
+                    true => found,
+                    false => found.or_else(|| fixture_of.get(&(b, a, false)).copied()),
+                }
+            })
+            .collect::<Option<Vec<usize>>>()?;
+        let slot_of: HashMap<(usize, usize, chrono::NaiveDate), usize> = cand
+            .slots
+            .iter()
+            .enumerate()
+            .map(|(i, s)| ((s.fixture, s.home, s.date), i))
+            .collect();
+        if slot_of.len() != cand.slots.len() {
+            return None;
+        }
+        let slot = cand
+            .slots
+            .iter()
+            .map(|s| {
+                let image = *slot_of.get(&(fixture[s.fixture], team[s.home], s.date))?;
+                (cand.slots[image].away == team[s.away]).then_some(image)
+            })
+            .enumerate()
+            .map(|(i, image)| image.filter(|&j| a.at[j] == a.at[i]))
+            .collect::<Option<Vec<usize>>>()?;
+        Some((fixture, slot))
+    }
 }
 
 /// The slots played on one day (no team twice, so at most half the teams).
@@ -175,6 +316,7 @@ struct Search<'a> {
     least_dev: Vec<Vec<Vec<f64>>>,
     /// The spread levels' caps, ascending; the last is 1 (no cap).
     caps: Vec<f64>,
+    twins: Twins,
     /// Per team and day of the season: the cost of playing then (an avoid date).
     avoids: Vec<Vec<f64>>,
 }
@@ -255,6 +397,7 @@ impl<'a> Search<'a> {
             rest: Vec::new(),
             least_dev: Vec::new(),
             caps: Vec::new(),
+            twins: Twins::none(cand),
             avoids: league
                 .teams
                 .iter()
@@ -285,7 +428,39 @@ impl<'a> Search<'a> {
         s.caps = s.levels(least);
         s.rest = (0..teams).map(|t| s.rest_of(t)).collect();
         s.least_dev = (0..teams).map(|t| s.least_dev_of(t)).collect();
+        s.twins = Twins::new(league, cand, a, &s.n);
         s
+    }
+
+    /// The state's form under swap `m` (`Twins`).
+    fn swapped(&self, key: &Key, m: usize) -> Key {
+        let (team, fixture) = (&self.twins.team[m], &self.twins.fixture[m]);
+        let mut out = *key;
+        let played = played(key);
+        let mut bits = 0u64;
+        for (f, &image) in fixture.iter().enumerate() {
+            if played & (1 << f) != 0 {
+                bits |= 1 << image;
+            }
+        }
+        out[..8].copy_from_slice(&bits.to_le_bytes());
+        for t in 0..self.teams {
+            let (from, to) = (8 + 4 * t, 8 + 4 * team[t]);
+            out[to..to + 4].copy_from_slice(&key[from..from + 4]);
+        }
+        out
+    }
+
+    /// The state's canonical form (the least of its forms) and the swap that gives it.
+    fn canonical(&self, key: Key) -> (Key, usize) {
+        let mut best = (key, 0);
+        for m in 1..self.twins.team.len() {
+            let form = self.swapped(&key, m);
+            if form < best.0 {
+                best = (form, m);
+            }
+        }
+        best
     }
 
     /// Team `t`'s `least_dev`: the widest deviation of its matches from k on, made as small
@@ -549,6 +724,7 @@ impl<'a> Search<'a> {
             parent: u32::MAX,
             slots: [0; MAX_TEAMS / 2],
             n: 0,
+            swap: 0,
         }];
         let mut states: Map<Vec<Label>> = Map::default();
         states.insert(
@@ -578,6 +754,8 @@ impl<'a> Search<'a> {
                     let Some((nkey, cost, dev)) = self.apply(key, choice, day, prev) else {
                         continue;
                     };
+                    let (nkey, swap) = self.canonical(nkey);
+                    let team = &self.twins.team[swap];
                     // A state enters the map only when a partial schedule lives in it (most
                     // reached are cut by the bound at once, and their bound is soon had again).
                     let (rest, list) = match next.entry(nkey) {
@@ -589,7 +767,7 @@ impl<'a> Search<'a> {
                             };
                             self.rest_bound(&nkey, day, next_day, &mut rest, &mut memo);
                             let lives = labels.iter().any(|label| {
-                                self.bound(&extended(label, cost, &dev), &rest)
+                                self.bound(&extended(label, cost, &dev, team), &rest)
                                     < self.best - tolerance
                             });
                             if !lives {
@@ -599,7 +777,7 @@ impl<'a> Search<'a> {
                         }
                     };
                     for label in labels {
-                        let mut nl = extended(label, cost, &dev);
+                        let mut nl = extended(label, cost, &dev, team);
                         if self.bound(&nl, rest) >= self.best - tolerance
                             || list
                                 .iter()
@@ -612,6 +790,7 @@ impl<'a> Search<'a> {
                             parent: label.trail,
                             slots: [0; MAX_TEAMS / 2],
                             n: choice.len() as u8,
+                            swap: swap as u8,
                         };
                         for (x, &s) in step.slots.iter_mut().zip(choice) {
                             *x = s as u16;
@@ -858,12 +1037,20 @@ impl<'a> Search<'a> {
             return Some(Proof::IncumbentOptimal);
         };
         let mut cur = vec![usize::MAX; self.cand.fixtures.len()];
+        // The steps from the first day on; each names slots as the state before it does,
+        // which is the schedule's own naming under the swaps of every step before.
+        let mut steps = Vec::new();
         while at != u32::MAX {
-            let step = trail[at as usize];
+            steps.push(trail[at as usize]);
+            at = trail[at as usize].parent;
+        }
+        let mut swap = 0usize;
+        for step in steps.iter().rev() {
             for &s in &step.slots[..usize::from(step.n)] {
-                cur[self.cand.slots[usize::from(s)].fixture] = usize::from(s);
+                let s = self.twins.slot[swap][usize::from(s)];
+                cur[self.cand.slots[s].fixture] = s;
             }
-            at = step.parent;
+            swap ^= usize::from(step.swap);
         }
         // Priced and checked afresh, the rules once more.
         let priced = Anneal::new(self.league, self.cand, self.w, &cur);
@@ -905,12 +1092,12 @@ fn played(key: &Key) -> u64 {
 }
 
 /// A partial schedule after one more day that costs `cost` and leaves each team's
-/// deviation `dev` on it.
-fn extended(label: &Label, cost: f64, dev: &[f64; MAX_TEAMS]) -> Label {
+/// deviation `dev` on it, its teams then named as `team` says (the canonical form's swap).
+fn extended(label: &Label, cost: f64, dev: &[f64; MAX_TEAMS], team: &[usize; MAX_TEAMS]) -> Label {
     let mut nl = *label;
     nl.cost += cost;
-    for (z, d) in nl.z.iter_mut().zip(dev) {
-        *z = z.max(*d);
+    for (t, (z, d)) in label.z.iter().zip(dev).enumerate() {
+        nl.z[team[t]] = z.max(*d);
     }
     nl
 }
