@@ -46,6 +46,9 @@ impl Budget {
     /// it optimal, has the rest.
     const ANNEAL_END_SMALL: f64 = 0.2;
     const FIX_END_SMALL: f64 = 0.3;
+    /// Annealing's end when the exact search follows it: a league of a few teams anneals to
+    /// its best in half a second, and the proof (until `EXACT_END`) needs every second.
+    const ANNEAL_END_EXACT: f64 = 0.15;
     /// Seconds kept back from the final run (plus one per 40,000 columns): HiGHS checks its
     /// clock only between phases, and presolving a large model takes a while.
     const FINAL_MARGIN: f64 = 2.0;
@@ -103,9 +106,13 @@ impl Budget {
             .min(0.1 * self.left())
     }
 
-    /// Annealing ends at its share of the limit, but gets at least 60% of the time left when
-    /// the first valid schedule came late (a large league).
-    fn anneal_until(&self) -> f64 {
+    /// Annealing ends at its share of the limit (`ANNEAL_END_EXACT` when the exact search
+    /// follows), but gets at least 60% of the time left when the first valid schedule came late
+    /// (a large league).
+    fn anneal_until(&self, exact_follows: bool) -> f64 {
+        if exact_follows {
+            return self.limit * Self::ANNEAL_END_EXACT;
+        }
         if self.final_run() && self.small.get() {
             return self.limit * Self::ANNEAL_END_SMALL;
         }
@@ -472,18 +479,21 @@ impl<'a> Search<'a> {
         Anneal::new(self.league, self.cand, &self.weights, cur).differing(&self.opts.steer)
     }
 
+    /// Whether this search runs the exact search after its annealing (`exact`).
+    fn exact_follows(&self) -> bool {
+        let steer = &self.opts.steer;
+        self.seed == self.opts.seed
+            && !steer.rescheduling()
+            && steer.differ_from.is_empty()
+            && exact::applies(self.league, self.cand, &self.weights)
+    }
+
     /// Phase 3b, for a league of a few teams (`exact::applies`), in the first search only: the
     /// exact search from the annealing's schedule, until `EXACT_END` of the limit. A proof is
     /// an optimal run (its bound its objective); a better schedule it finds becomes `cur`.
     /// `None` when it gave up in time, or does not apply (a rerun, or drafts kept apart).
     fn exact(&self, cur: &mut Vec<usize>, columns: usize) -> Option<Run> {
-        let steer = &self.opts.steer;
-        if self.seed != self.opts.seed
-            || steer.rescheduling()
-            || !steer.differ_from.is_empty()
-            || self.opts.cancelled()
-            || !exact::applies(self.league, self.cand, &self.weights)
-        {
+        if !self.exact_follows() || self.opts.cancelled() {
             return None;
         }
         let deadline = self.budget.started
@@ -517,7 +527,7 @@ impl<'a> Search<'a> {
 
     /// Phase 3: simulated annealing until its share of the time.
     fn anneal(&self, cur: &mut Vec<usize>) {
-        let until = self.budget.anneal_until();
+        let until = self.budget.anneal_until(self.exact_follows());
         if until - self.budget.elapsed() <= 0.2 {
             return;
         }
