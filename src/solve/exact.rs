@@ -39,7 +39,7 @@ const MAX_CLUBS: usize = 4;
 const LEVELS: usize = 24;
 /// Bytes the search may hold by its own count (its states, partial schedules and their
 /// steps; the process then holds about twice as much): beyond, it gives up. The Sussex Rapid
-/// League and the five-team darts league (6.3 million steps, 25 s on one core) prove within it.
+/// League and the five-team darts league (1.6 million steps, 5 s on one core) prove within it.
 const MAX_BYTES: usize = 1 << 29;
 
 /// What the search proved.
@@ -83,6 +83,8 @@ struct Step {
 /// kept in one form only, the least of its forms under every swap of twins (`swap` is a set of
 /// pairs, as bits), which divides the states by up to the number of swaps.
 struct Twins {
+    /// The pairs of twins.
+    pairs: Vec<(usize, usize)>,
     /// Per swap: each team's image.
     team: Vec<[usize; MAX_TEAMS]>,
     /// Per swap: each fixture's and each slot's image.
@@ -114,6 +116,7 @@ impl Twins {
             }
         }
         let mut twins = Twins {
+            pairs: pairs.clone(),
             team: Vec::new(),
             fixture: Vec::new(),
             slot: Vec::new(),
@@ -137,6 +140,7 @@ impl Twins {
     /// No twins: one form per state.
     fn none(cand: &Candidates) -> Twins {
         Twins {
+            pairs: Vec::new(),
             team: vec![std::array::from_fn(|t| t)],
             fixture: vec![(0..cand.fixtures.len()).collect()],
             slot: vec![(0..cand.slots.len()).collect()],
@@ -234,6 +238,19 @@ impl Choice {
 struct Part {
     rest: [f64; LEVELS],
     floor: [f64; MAX_TEAMS],
+    /// Per level l, the least over the levels above it of their rest plus `spread_max`
+    /// times the cap below them (`bound`).
+    beyond: [f64; LEVELS],
+}
+
+impl Part {
+    fn new() -> Part {
+        Part {
+            rest: [0.0; LEVELS],
+            floor: [0.0; MAX_TEAMS],
+            beyond: [f64::INFINITY; LEVELS],
+        }
+    }
 }
 
 /// One team's least costs at one level: `near[k][j]` from its match k (from 0) on its
@@ -451,16 +468,21 @@ impl<'a> Search<'a> {
         out
     }
 
-    /// The state's canonical form (the least of its forms) and the swap that gives it.
+    /// The state's canonical form and the swap that gives it: of each pair of twins, the
+    /// first holds the lesser of their two teams' bytes. (Where a pair's bytes are equal, the
+    /// forms of one state may still differ in the fixtures played: fewer states merge, and
+    /// none wrongly.)
     fn canonical(&self, key: Key) -> (Key, usize) {
-        let mut best = (key, 0);
-        for m in 1..self.twins.team.len() {
-            let form = self.swapped(&key, m);
-            if form < best.0 {
-                best = (form, m);
+        let mut m = 0;
+        for (i, &(t, u)) in self.twins.pairs.iter().enumerate() {
+            if key[8 + 4 * u..8 + 4 * u + 4] < key[8 + 4 * t..8 + 4 * t + 4] {
+                m |= 1 << i;
             }
         }
-        best
+        match m {
+            0 => (key, 0),
+            m => (self.swapped(&key, m), m),
+        }
     }
 
     /// Team `t`'s `least_dev`: the widest deviation of its matches from k on, made as small
@@ -644,6 +666,12 @@ impl<'a> Search<'a> {
                 *v += p;
             }
         }
+        let mut beyond = f64::INFINITY;
+        for l in (0..levels).rev() {
+            part_out.beyond[l] = beyond;
+            let below = if l == 0 { 0.0 } else { self.caps[l - 1] };
+            beyond = beyond.min(part_out.rest[l] + self.w.spread_max * below);
+        }
     }
 
     /// An empty `memo` for `rest_bound`.
@@ -696,7 +724,6 @@ impl<'a> Search<'a> {
     /// The bound of a partial schedule from its state's part: each team's spread at least
     /// its floor, the rest's cost per level.
     fn bound(&self, label: &Label, part: &Part) -> f64 {
-        let rest = &part.rest;
         let mut worst = 0.0f64;
         let mut spread = 0.0;
         for t in 0..self.teams {
@@ -704,15 +731,14 @@ impl<'a> Search<'a> {
             worst = worst.max(z);
             spread += self.w.spread * z;
         }
-        let mut least = f64::INFINITY;
-        let mut below = 0.0f64;
-        for (l, &cap) in self.caps.iter().enumerate() {
-            if worst <= cap + 1e-9 {
-                least = least.min(rest[l] + self.w.spread_max * below.max(worst));
-            }
-            below = cap;
+        // The level of the worst spread so far, then (`beyond`) every level above it.
+        let l = self.caps.partition_point(|&cap| worst > cap + 1e-9);
+        if l == self.caps.len() {
+            return f64::INFINITY;
         }
-        label.cost + spread + least
+        let below = if l == 0 { 0.0 } else { self.caps[l - 1] };
+        let here = part.rest[l] + self.w.spread_max * below.max(worst);
+        label.cost + spread + here.min(part.beyond[l])
     }
 
     fn run(&self, deadline: Instant) -> Option<Proof> {
@@ -761,10 +787,7 @@ impl<'a> Search<'a> {
                     let (rest, list) = match next.entry(nkey) {
                         std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
                         std::collections::hash_map::Entry::Vacant(e) => {
-                            let mut rest = Part {
-                                rest: [0.0; LEVELS],
-                                floor: [0.0; MAX_TEAMS],
-                            };
+                            let mut rest = Part::new();
                             self.rest_bound(&nkey, day, next_day, &mut rest, &mut memo);
                             let lives = labels.iter().any(|label| {
                                 self.bound(&extended(label, cost, &dev, team), &rest)

@@ -150,7 +150,7 @@ impl Budget {
 
 /// The exact search for a league of a few teams ends by this share of the limit: what is left
 /// goes to fix-and-optimise and the final run, whose bound then stands.
-const EXACT_END: f64 = 0.75;
+const EXACT_END: f64 = 0.85;
 
 /// Branch-and-bound nodes for one move: its bound is weak, so HiGHS finds the better schedule
 /// early and would spend the rest proving it; many cheap moves beat a few proven ones.
