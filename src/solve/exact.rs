@@ -24,6 +24,7 @@
 //! worst spread so far) plus every team's least cost with its spread capped at z_l.
 
 use super::local::Anneal;
+use crate::formulate::symmetry::{self, Twin};
 use crate::formulate::Candidates;
 use crate::model::{League, Weights};
 use std::collections::HashMap;
@@ -77,8 +78,8 @@ struct Step {
     swap: u8,
 }
 
-/// Teams that no rule or cost tells apart (one club, venue, start, number of matches, home
-/// range, winter share and avoid dates, and slots that map onto each other when the two change
+/// Teams that no rule or cost tells apart (`formulate::symmetry`: one club, division, venue,
+/// nights, dates, start and avoid dates, and slots that map onto each other when the two change
 /// places): a schedule with twins swapped is as valid and costs the same. So each state is
 /// kept in one form only, the least of its forms under every swap of twins (`swap` is a set of
 /// pairs, as bits), which divides the states by up to the number of swaps.
@@ -96,40 +97,51 @@ struct Twins {
 const MAX_PAIRS: usize = 3;
 
 impl Twins {
+    /// The league's twins (`formulate::symmetry::twins`, which checks the teams' data and
+    /// that every slot has its mirror), those the search's own tables also find alike.
     fn new(league: &League, cand: &Candidates, a: &Anneal, n: &[usize]) -> Twins {
-        if cand.slots.is_empty() {
-            return Twins::none(cand);
-        }
-        let teams = league.teams.len();
-        let mut pairs: Vec<(usize, usize)> = Vec::new();
-        for t in 0..teams {
-            for u in t + 1..teams {
-                let paired = |x: usize| pairs.iter().any(|&(p, q)| p == x || q == x);
-                if pairs.len() < MAX_PAIRS
-                    && !paired(t)
-                    && !paired(u)
-                    && Self::alike(league, a, n, t, u)
-                    && Self::images(cand, a, &Self::swapping(teams, &[(t, u)])).is_some()
-                {
-                    pairs.push((t, u));
-                }
-            }
-        }
+        let pairs: Vec<Twin> = symmetry::twins(league, cand)
+            .into_iter()
+            .filter(|tw| {
+                let (t, u) = (tw.a, tw.b);
+                n[t] == n[u]
+                    && a.first[t] == a.first[u]
+                    && a.home_range[t] == a.home_range[u]
+                    && a.winter[t] == a.winter[u]
+            })
+            .take(MAX_PAIRS)
+            .collect();
         let mut twins = Twins {
-            pairs: pairs.clone(),
+            pairs: pairs.iter().map(|tw| (tw.a, tw.b)).collect(),
             team: Vec::new(),
             fixture: Vec::new(),
             slot: Vec::new(),
         };
         for swap in 0..1usize << pairs.len() {
-            let chosen: Vec<(usize, usize)> = (0..pairs.len())
+            let chosen: Vec<&Twin> = (0..pairs.len())
                 .filter(|i| swap & (1 << i) != 0)
-                .map(|i| pairs[i])
+                .map(|i| &pairs[i])
                 .collect();
-            let team = Self::swapping(teams, &chosen);
-            let Some((fixture, slot)) = Self::images(cand, a, &team) else {
+            let mut team: [usize; MAX_TEAMS] = std::array::from_fn(|t| t);
+            let mut slot: Vec<usize> = (0..cand.slots.len()).collect();
+            for tw in &chosen {
+                (team[tw.a], team[tw.b]) = (tw.b, tw.a);
+                for s in slot.iter_mut() {
+                    *s = tw.image[*s];
+                }
+            }
+            // A fixture's image: that of its slots, which must agree.
+            let mut fixture = vec![usize::MAX; cand.fixtures.len()];
+            for (s, &image) in slot.iter().enumerate() {
+                let (f, g) = (cand.slots[s].fixture, cand.slots[image].fixture);
+                if fixture[f] != usize::MAX && fixture[f] != g {
+                    return Twins::none(cand);
+                }
+                fixture[f] = g;
+            }
+            if fixture.contains(&usize::MAX) {
                 return Twins::none(cand);
-            };
+            }
             twins.team.push(team);
             twins.fixture.push(fixture);
             twins.slot.push(slot);
@@ -145,77 +157,6 @@ impl Twins {
             fixture: vec![(0..cand.fixtures.len()).collect()],
             slot: vec![(0..cand.slots.len()).collect()],
         }
-    }
-
-    fn swapping(teams: usize, pairs: &[(usize, usize)]) -> [usize; MAX_TEAMS] {
-        let mut team: [usize; MAX_TEAMS] = std::array::from_fn(|t| t);
-        for &(t, u) in pairs {
-            team[t] = u;
-            team[u] = t;
-        }
-        debug_assert!(team[..teams].iter().all(|&x| x < teams));
-        team
-    }
-
-    /// Whether teams `t` and `u` are alike in all but their slots.
-    fn alike(league: &League, a: &Anneal, n: &[usize], t: usize, u: usize) -> bool {
-        let (x, y) = (&league.teams[t], &league.teams[u]);
-        x.club == y.club
-            && x.division == y.division
-            && x.venue == y.venue
-            && x.avoid == y.avoid
-            && n[t] == n[u]
-            && a.first[t] == a.first[u]
-            && a.home_range[t] == a.home_range[u]
-            && a.winter[t] == a.winter[u]
-    }
-
-    /// Each fixture's and each slot's image when the teams change places as `team` says, if
-    /// every one has an image (the same day and venue, the home side the image of the home
-    /// side).
-    fn images(
-        cand: &Candidates,
-        a: &Anneal,
-        team: &[usize; MAX_TEAMS],
-    ) -> Option<(Vec<usize>, Vec<usize>)> {
-        let fixture_of: HashMap<(usize, usize, bool), usize> = cand
-            .fixtures
-            .iter()
-            .enumerate()
-            .map(|(i, f)| ((f.a, f.b, f.home_fixed), i))
-            .collect();
-        let fixture = cand
-            .fixtures
-            .iter()
-            .map(|f| {
-                let (a, b) = (team[f.a], team[f.b]);
-                let found = fixture_of.get(&(a, b, f.home_fixed)).copied();
-                match f.home_fixed {
-                    true => found,
-                    false => found.or_else(|| fixture_of.get(&(b, a, false)).copied()),
-                }
-            })
-            .collect::<Option<Vec<usize>>>()?;
-        let slot_of: HashMap<(usize, usize, chrono::NaiveDate), usize> = cand
-            .slots
-            .iter()
-            .enumerate()
-            .map(|(i, s)| ((s.fixture, s.home, s.date), i))
-            .collect();
-        if slot_of.len() != cand.slots.len() {
-            return None;
-        }
-        let slot = cand
-            .slots
-            .iter()
-            .map(|s| {
-                let image = *slot_of.get(&(fixture[s.fixture], team[s.home], s.date))?;
-                (cand.slots[image].away == team[s.away]).then_some(image)
-            })
-            .enumerate()
-            .map(|(i, image)| image.filter(|&j| a.at[j] == a.at[i]))
-            .collect::<Option<Vec<usize>>>()?;
-        Some((fixture, slot))
     }
 }
 
