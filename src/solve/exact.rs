@@ -14,8 +14,9 @@
 //! those no other beats are kept (one beats another when it stays no dearer even were its wider
 //! spreads so far, above what each team's rest must reach anyway, to stand to the season's
 //! end), and a partial schedule is dropped when its cost so far plus a lower bound on the rest
-//! reaches the best schedule known; a state is kept only while one of its schedules lives. So when the walk ends, the best complete schedule it holds is optimal, or,
-//! when none is left, the best known one is.
+//! reaches the best schedule known; a state is kept only while one of its schedules lives. So
+//! when the walk ends, the best complete schedule it holds is optimal, or, when none is left,
+//! the best known one is.
 //!
 //! The bound on the rest: for each team, the least cost (waits, short rests, avoid dates) of
 //! any way to place its remaining matches on its candidate days, with every deviation of its
@@ -81,7 +82,7 @@ struct Step {
 /// Teams that no rule or cost tells apart (`formulate::symmetry`: one club, division, venue,
 /// nights, dates, start and avoid dates, and slots that map onto each other when the two change
 /// places): a schedule with twins swapped is as valid and costs the same. So each state is
-/// kept in one form only, the least of its forms under every swap of twins (`swap` is a set of
+/// kept in one canonical form under the swaps of twins (`Search::canonical`; `swap` is a set of
 /// pairs, as bits), which divides the states by up to the number of swaps.
 struct Twins {
     /// The pairs of twins.
