@@ -11,8 +11,13 @@
 //!   that row): the LP relaxation, which spreads fractional matches evenly and so sees no long
 //!   waits, learns the waits the whole numbers force.
 //!
-//! The programme drops what needs more than one team (breaks, opponents, venues) and the
+//! The programme drops what needs more than one team (opponents, venues, home counts) and the
 //! non-consecutive pairs of short rests: a bound, never more than the true least cost.
+//!
+//! A team's breaks are its own too: the sides it can play on each day (its club's nights and
+//! home dates, its opponents') may force two matches on one side, as a stretch without home
+//! dates does under a capped spread. `coupled_bound` prices them (each state a day and a
+//! side); the model's rows of least costs (`least`) leave them out.
 //!
 //! `coupled_bound` adds back one thing the teams share: teams play in pairs, so on a day when
 //! an odd number of a group's teams could play, one of them does not (a five-team darts
@@ -111,7 +116,7 @@ pub fn coupled_bound(
         .collect();
     let dps: Vec<Dp> = teams
         .iter()
-        .map(|&t| Dp::new(league, cand, w, &season, t))
+        .map(|&t| Dp::new(league, cand, w, &season, t, true))
         .collect::<Option<_>>()?;
     let least: Vec<f64> = dps.iter().map(Dp::least_spread).collect();
     let spread_part = w.spread * least.iter().sum::<f64>();
@@ -336,7 +341,7 @@ pub fn team_least(
     season: &Season,
     t: usize,
 ) -> Option<TeamLeast> {
-    let dp = Dp::new(league, cand, w, season, t)?;
+    let dp = Dp::new(league, cand, w, season, t, false)?;
     let zero = vec![0.0; dp.days.len()];
     let (cost, _) = dp.cheapest(&zero, f64::INFINITY)?;
     Some(TeamLeast {
@@ -368,6 +373,12 @@ struct Dp<'a> {
     /// match (bit 2) may fall on it.
     internal: usize,
     kinds: Vec<u8>,
+    /// Per candidate day, the sides the team may play on it (bit 1: at home, bit 2: away), and
+    /// the weight of a break between two matches on one side; without breaks (`Dp::new` not
+    /// asked for them, or a weight of 0) every day has the one side 1 and the programme
+    /// ignores sides.
+    sides: Vec<u8>,
+    breaks: f64,
 }
 
 impl<'a> Dp<'a> {
@@ -378,6 +389,7 @@ impl<'a> Dp<'a> {
         w: &'a Weights,
         season: &'a Season,
         t: usize,
+        with_breaks: bool,
     ) -> Option<Dp<'a>> {
         let team = &league.teams[t];
         let n = cand.fixtures_of[t].len();
@@ -399,6 +411,17 @@ impl<'a> Dp<'a> {
         let winter = super::quality::winter_share(league, t, n as f64)
             .map(|(from, fair)| ((from - league.start).num_days() as i32, fair));
         let (internal, kinds) = first_matches(league, cand, t, &days);
+        let breaks = if with_breaks { w.breaks } else { 0.0 };
+        let mut sides = vec![if breaks > 0.0 { 0u8 } else { 1 }; days.len()];
+        if breaks > 0.0 {
+            for &s in &cand.by_team[t] {
+                let slot = &cand.slots[s];
+                let d = (slot.date - league.start).num_days() as i32;
+                if let Ok(i) = days.binary_search(&d) {
+                    sides[i] |= if slot.home == t { 1 } else { 2 };
+                }
+            }
+        }
         Some(Dp {
             w,
             season,
@@ -411,6 +434,8 @@ impl<'a> Dp<'a> {
             winter,
             internal,
             kinds,
+            sides,
+            breaks,
         })
     }
 
@@ -477,15 +502,20 @@ impl<'a> Dp<'a> {
 
     /// The least cost, plus `price` of each day played, over the seasons whose spread stays
     /// within `cap`; with the indices of the days of one such season. `None` when none does.
+    /// A state is a day and the side played on it (`sides`): with breaks priced, two
+    /// consecutive matches on one side cost `breaks`.
     fn cheapest(&self, price: &[f64], cap: f64) -> Option<(f64, Vec<usize>)> {
         let (m, n, checks) = (self.days.len(), self.n, &self.checks);
         let inf = f64::INFINITY;
         let over = |k: usize, c: (i32, f64)| self.dev(k, c) > cap + 1e-9;
-        // cost[i]: the least cost with the k-th match on days[i]; back[k][i]: the day before.
-        let mut cost: Vec<f64> = (0..m)
-            .map(|i| {
+        let side = |i: usize, s: usize| self.sides[i] & (1 << s) != 0;
+        // cost[2i + s]: the least cost with the k-th match on days[i], on side s; back[k][..]:
+        // the state before.
+        let mut cost: Vec<f64> = (0..2 * m)
+            .map(|st| {
+                let i = st / 2;
                 let early = checks.iter().take_while(|c| c.0 < self.days[i]);
-                match !self.may(0, i) || early.clone().any(|&c| over(0, c)) {
+                match !side(i, st % 2) || !self.may(0, i) || early.clone().any(|&c| over(0, c)) {
                     true => inf,
                     false => self.start(i) + price[i],
                 }
@@ -493,10 +523,11 @@ impl<'a> Dp<'a> {
             .collect();
         let mut back: Vec<Vec<usize>> = Vec::with_capacity(n);
         for k in 1..n {
-            let mut next = vec![inf; m];
-            let mut from = vec![usize::MAX; m];
-            for (a, &at) in cost.iter().enumerate() {
-                if at == inf {
+            let mut next = vec![inf; 2 * m];
+            let mut from = vec![usize::MAX; 2 * m];
+            for a in 0..m {
+                let at = [cost[2 * a], cost[2 * a + 1]];
+                if at == [inf, inf] {
                     continue;
                 }
                 // The checkpoints from days[a] on, as b moves later: k matches counted at each.
@@ -513,10 +544,15 @@ impl<'a> Dp<'a> {
                     if self.days[b] - self.days[a] < self.gap || !self.may(k, b) {
                         continue;
                     }
-                    let c = at + self.step(k, a, b) + price[b];
-                    if c < next[b] {
-                        next[b] = c;
-                        from[b] = a;
+                    let step = self.step(k, a, b) + price[b];
+                    for sb in (0..2).filter(|&sb| side(b, sb)) {
+                        for (sa, &c) in at.iter().enumerate() {
+                            let c = c + step + if sa == sb { self.breaks } else { 0.0 };
+                            if c < next[2 * b + sb] {
+                                next[2 * b + sb] = c;
+                                from[2 * b + sb] = 2 * a + sa;
+                            }
+                        }
                     }
                 }
             }
@@ -524,21 +560,21 @@ impl<'a> Dp<'a> {
             cost = next;
         }
         let mut best: Option<(f64, usize)> = None;
-        for (i, &c) in cost.iter().enumerate() {
-            let late = checks.iter().filter(|c| c.0 >= self.days[i]);
+        for (st, &c) in cost.iter().enumerate() {
+            let late = checks.iter().filter(|c| c.0 >= self.days[st / 2]);
             if c == inf || late.clone().any(|&c| over(n, c)) {
                 continue;
             }
-            let c = c + self.end(i);
+            let c = c + self.end(st / 2);
             if best.is_none_or(|b| c < b.0) {
-                best = Some((c, i));
+                best = Some((c, st));
             }
         }
-        let (c, mut i) = best?;
-        let mut path = vec![i];
+        let (c, mut st) = best?;
+        let mut path = vec![st / 2];
         for from in back.iter().rev() {
-            i = from[i];
-            path.push(i);
+            st = from[st];
+            path.push(st / 2);
         }
         path.reverse();
         Some((c, path))
@@ -790,6 +826,46 @@ division = "D"
         }
     }
 
+    /// With breaks priced, each team's programme plays each match on a side: against every
+    /// season and every choice of sides counted by hand, where a day's side is the club's own
+    /// (in the test league a team hosts on its club's nights and plays away on the others'),
+    /// the least agrees, and it rises above the least without breaks for every team (each
+    /// has fewer home nights than away ones in some stretch of the season).
+    #[test]
+    fn breaks_priced_by_side_agree_with_every_season_counted_by_hand() {
+        use chrono::Datelike;
+        let league = parse_league(LEAGUE, "bound.toml").unwrap();
+        let cand = candidates(&league, &Rerun::default());
+        let w = league.weights;
+        let season = Season::new(&league);
+        let nights = [vec![0u32, 3], vec![1], vec![2]]; // Mon and Thu; Tue; Wed
+        for t in 0..3 {
+            let n = cand.fixtures_of[t].len();
+            let days = candidate_days(&league, &cand, t);
+            let home = |d: i32| {
+                let date = league.start + chrono::Days::new(d as u64);
+                nights[t].contains(&date.weekday().num_days_from_monday())
+            };
+            let mut all = Vec::new();
+            seasons(&days, n, 3, 0, &mut Vec::new(), &mut all);
+            let mut least = f64::INFINITY;
+            for s in &all {
+                let sides: Vec<bool> = s.iter().map(|&d| home(d)).collect();
+                let breaks = sides.windows(2).filter(|p| p[0] == p[1]).count() as f64;
+                least = least.min(oracle(&league, &w, t, n, s).0 + w.breaks * breaks);
+            }
+            let dp = Dp::new(&league, &cand, &w, &season, t, true).unwrap();
+            let zero = vec![0.0; dp.days.len()];
+            let (got, _) = dp.cheapest(&zero, f64::INFINITY).unwrap();
+            assert!((got - least).abs() < 1e-9, "team {t}: {got} vs {least}");
+            let plain = team_least(&league, &cand, &w, &season, t).unwrap().cost;
+            assert!(
+                got > plain + 1e-9,
+                "team {t}: breaks add nothing to {plain}"
+            );
+        }
+    }
+
     /// A league of the repository (`path` from its top) and its candidates.
     pub(crate) fn instance(path: &str) -> (League, Candidates) {
         let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
@@ -829,7 +905,7 @@ division = "D"
         // Its rows: one per Thursday, two of the three teams at most.
         let season = Season::new(&league);
         let dps: Vec<Dp> = (0..3)
-            .map(|t| Dp::new(&league, &cand, &w, &season, t).unwrap())
+            .map(|t| Dp::new(&league, &cand, &w, &season, t, true).unwrap())
             .collect();
         let rows = Rows::new(&league, &cand, &[0, 1, 2], &dps);
         assert_eq!(rows.cap, vec![2.0; dps[0].days.len()]);
