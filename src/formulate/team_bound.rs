@@ -839,12 +839,12 @@ division = "D"
         let w = league.weights;
         let season = Season::new(&league);
         let nights = [vec![0u32, 3], vec![1], vec![2]]; // Mon and Thu; Tue; Wed
-        for t in 0..3 {
+        for (t, nights) in nights.iter().enumerate() {
             let n = cand.fixtures_of[t].len();
             let days = candidate_days(&league, &cand, t);
             let home = |d: i32| {
                 let date = league.start + chrono::Days::new(d as u64);
-                nights[t].contains(&date.weekday().num_days_from_monday())
+                nights.contains(&date.weekday().num_days_from_monday())
             };
             let mut all = Vec::new();
             seasons(&days, n, 3, 0, &mut Vec::new(), &mut all);
