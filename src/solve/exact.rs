@@ -51,6 +51,11 @@ pub(crate) enum Proof {
     IncumbentOptimal,
     /// This schedule (each fixture's slot) is better than the incumbent, and optimal.
     Better(Vec<usize>, f64),
+    /// It gave up (the deadline, or too many partial schedules): no schedule costs less than
+    /// this (`f64::NEG_INFINITY` when it proved nothing). Each day walked to the end proves
+    /// one: every schedule better than the incumbent passes through a partial schedule kept
+    /// that day (or one that beats it), whose bound it cannot undercut.
+    AtLeast(f64),
 }
 
 /// A state's key: fixtures played (bits), then per team four bytes (days since its last
@@ -66,6 +71,15 @@ struct Label {
     cost: f64,
     z: [f64; MAX_TEAMS],
     trail: u32,
+}
+
+/// One part of a day's walk: the states it reached with their bound's part and partial
+/// schedules, and the steps those schedules end with.
+struct Walked {
+    next: Map<(Part, Vec<Label>)>,
+    steps: Vec<Step>,
+    /// The least bound of the partial schedules it kept (infinite when none).
+    least: f64,
 }
 
 /// One step of a partial schedule: the slots played on one day (as the state before it
@@ -222,25 +236,25 @@ pub(crate) fn applies(league: &League, cand: &Candidates, w: &Weights) -> bool {
 }
 
 /// Searches for a schedule better than `incumbent` (a valid schedule, each fixture's slot),
-/// on the objective of `w`. `None` when it gave up (the deadline, or too many partial
-/// schedules): nothing is proven then.
+/// on the objective of `w`. `Proof::AtLeast` when it gave up (or does not apply).
 pub(crate) fn prove(
     league: &League,
     cand: &Candidates,
     w: &Weights,
     incumbent: &[usize],
     deadline: Instant,
-) -> Option<Proof> {
+) -> Proof {
+    let nothing = Proof::AtLeast(f64::NEG_INFINITY);
     if !applies(league, cand, w) {
-        return None;
+        return nothing;
     }
     let priced = Anneal::new(league, cand, w, incumbent);
     if !priced.valid() {
-        return None;
+        return nothing;
     }
     let best = priced.objective();
     let search = Search::new(league, cand, w, &priced, best);
-    search.run(deadline)
+    search.run(deadline, usize::MAX)
 }
 
 /// The league's tables for the walk.
@@ -683,7 +697,8 @@ impl<'a> Search<'a> {
         label.cost + spread + here.min(part.beyond[l])
     }
 
-    fn run(&self, deadline: Instant) -> Option<Proof> {
+    /// The walk, giving up at `deadline` or after walking `days` days (tests stop it there).
+    fn run(&self, deadline: Instant, days: usize) -> Proof {
         let mut key0: Key = [0; 8 + 4 * MAX_TEAMS + MAX_CLUBS];
         for t in 0..self.teams {
             key0[8 + 4 * t] = NEVER;
@@ -705,73 +720,62 @@ impl<'a> Search<'a> {
         );
         let mut prev = -1;
         let tolerance = 1e-9 * self.best.abs().max(1.0);
+        // The bound proven by the days walked (`Proof::AtLeast`).
+        let mut proven = f64::NEG_INFINITY;
+        // Each day's states are walked in parts, one per thread of the pool (the searches'
+        // pool: one thread each, or all of them when this is the only search), each part into
+        // a map and steps of its own; the maps are then merged in the parts' order, so the
+        // outcome depends on the number of threads only, not on their timing.
+        let parts = rayon::current_num_threads().max(1);
         for (i, &day) in self.days.iter().enumerate() {
+            if i >= days {
+                return Proof::AtLeast(proven);
+            }
             let next_day = self.days.get(i + 1).copied().unwrap_or(self.a.days as i32);
-            // Each state reached today, with the state's part of the bound (computed once).
+            let entries: Vec<(&Key, &Vec<Label>)> = states.iter().collect();
+            let size = entries.len().div_ceil(parts).max(1);
+            let held = states.capacity() * std::mem::size_of::<(Key, Vec<Label>)>()
+                + trail.capacity() * std::mem::size_of::<Step>();
+            let walk = |chunk: &[(&Key, &Vec<Label>)]| {
+                self.walk_day(chunk, (i, day, next_day, prev), held, parts, deadline)
+            };
+            let walked: Vec<Option<Walked>> = if parts == 1 {
+                vec![walk(&entries)]
+            } else {
+                use rayon::prelude::*;
+                entries.par_chunks(size).map(walk).collect()
+            };
             let mut next: Map<(Part, Vec<Label>)> = Map::default();
-            let mut memo = self.memo();
-            let mut alive = 0usize;
-            let mut choices = Vec::new();
-            for (key, labels) in &states {
-                if Instant::now() >= deadline {
-                    return None;
-                }
-                self.choices(key, i, prev, &mut choices);
-                for choice in &choices {
-                    let choice = choice.slots();
-                    let Some((nkey, cost, dev)) = self.apply(key, choice, day, prev) else {
-                        continue;
-                    };
-                    let (nkey, swap) = self.canonical(nkey);
-                    let team = &self.twins.team[swap];
-                    // A state enters the map only when a partial schedule lives in it (most
-                    // reached are cut by the bound at once, and their bound is soon had again).
-                    let (rest, list) = match next.entry(nkey) {
-                        std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            let mut least = self.best - tolerance;
+            for part in walked {
+                let Some(part) = part else {
+                    return Proof::AtLeast(proven);
+                };
+                least = least.min(part.least);
+                let offset = trail.len() as u32;
+                trail.extend(part.steps);
+                for (key, (rest, mut list)) in part.next {
+                    list.iter_mut().for_each(|l| l.trail += offset);
+                    match next.entry(key) {
                         std::collections::hash_map::Entry::Vacant(e) => {
-                            let mut rest = Part::new();
-                            self.rest_bound(&nkey, day, next_day, &mut rest, &mut memo);
-                            let lives = labels.iter().any(|label| {
-                                self.bound(&extended(label, cost, &dev, team), &rest)
-                                    < self.best - tolerance
-                            });
-                            if !lives {
-                                continue;
+                            e.insert((rest, list));
+                        }
+                        std::collections::hash_map::Entry::Occupied(e) => {
+                            let (rest, have) = e.into_mut();
+                            for nl in list {
+                                if have
+                                    .iter()
+                                    .any(|o| dominates(o, &nl, self.teams, self.w, &rest.floor))
+                                {
+                                    continue;
+                                }
+                                have.retain(|o| {
+                                    !dominates(&nl, o, self.teams, self.w, &rest.floor)
+                                });
+                                have.push(nl);
                             }
-                            e.insert((rest, Vec::new()))
                         }
-                    };
-                    for label in labels {
-                        let mut nl = extended(label, cost, &dev, team);
-                        if self.bound(&nl, rest) >= self.best - tolerance
-                            || list
-                                .iter()
-                                .any(|o| dominates(o, &nl, self.teams, self.w, &rest.floor))
-                        {
-                            continue;
-                        }
-                        list.retain(|o| !dominates(&nl, o, self.teams, self.w, &rest.floor));
-                        let mut step = Step {
-                            parent: label.trail,
-                            slots: [0; MAX_TEAMS / 2],
-                            n: choice.len() as u8,
-                            swap: swap as u8,
-                        };
-                        for (x, &s) in step.slots.iter_mut().zip(choice) {
-                            *x = s as u16;
-                        }
-                        nl.trail = trail.len() as u32;
-                        trail.push(step);
-                        list.push(nl);
-                        alive += 1;
                     }
-                }
-                let bytes = states.capacity() * std::mem::size_of::<(Key, Vec<Label>)>()
-                    + next.capacity() * std::mem::size_of::<(Key, Part, Vec<Label>)>()
-                    + 2 * alive * std::mem::size_of::<Label>()
-                    + trail.capacity() * std::mem::size_of::<Step>();
-                if bytes > MAX_BYTES {
-                    return None;
                 }
             }
             states = next
@@ -779,9 +783,97 @@ impl<'a> Search<'a> {
                 .filter(|(_, (_, list))| !list.is_empty())
                 .map(|(k, (_, list))| (k, list))
                 .collect();
+            proven = proven.max(least);
             prev = day;
         }
         self.finish(&states, &trail, prev)
+            .unwrap_or(Proof::AtLeast(proven))
+    }
+
+    /// One part of a day's walk (`run`): the states of `chunk` extended by every way to play
+    /// the day's fixtures, into a map and steps of the part's own (each label's `trail` an
+    /// index into `steps`). `None` at the deadline, or when the memory the search holds
+    /// (`held` bytes, plus this part's share counted once per part) would pass `MAX_BYTES`.
+    fn walk_day(
+        &self,
+        chunk: &[(&Key, &Vec<Label>)],
+        (i, day, next_day, prev): (usize, i32, i32, i32),
+        held: usize,
+        parts: usize,
+        deadline: Instant,
+    ) -> Option<Walked> {
+        let tolerance = 1e-9 * self.best.abs().max(1.0);
+        // Each state reached today, with the state's part of the bound (computed once).
+        let mut next: Map<(Part, Vec<Label>)> = Map::default();
+        let mut steps: Vec<Step> = Vec::new();
+        let mut memo = self.memo();
+        let mut alive = 0usize;
+        let mut least = f64::INFINITY;
+        let mut choices = Vec::new();
+        for &(key, labels) in chunk {
+            if Instant::now() >= deadline {
+                return None;
+            }
+            self.choices(key, i, prev, &mut choices);
+            for choice in &choices {
+                let choice = choice.slots();
+                let Some((nkey, cost, dev)) = self.apply(key, choice, day, prev) else {
+                    continue;
+                };
+                let (nkey, swap) = self.canonical(nkey);
+                let team = &self.twins.team[swap];
+                // A state enters the map only when a partial schedule lives in it (most
+                // reached are cut by the bound at once, and their bound is soon had again).
+                let (rest, list) = match next.entry(nkey) {
+                    std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                    std::collections::hash_map::Entry::Vacant(e) => {
+                        let mut rest = Part::new();
+                        self.rest_bound(&nkey, day, next_day, &mut rest, &mut memo);
+                        let lives = labels.iter().any(|label| {
+                            self.bound(&extended(label, cost, &dev, team), &rest)
+                                < self.best - tolerance
+                        });
+                        if !lives {
+                            continue;
+                        }
+                        e.insert((rest, Vec::new()))
+                    }
+                };
+                for label in labels {
+                    let mut nl = extended(label, cost, &dev, team);
+                    let bound = self.bound(&nl, rest);
+                    if bound >= self.best - tolerance
+                        || list
+                            .iter()
+                            .any(|o| dominates(o, &nl, self.teams, self.w, &rest.floor))
+                    {
+                        continue;
+                    }
+                    list.retain(|o| !dominates(&nl, o, self.teams, self.w, &rest.floor));
+                    let mut step = Step {
+                        parent: label.trail,
+                        slots: [0; MAX_TEAMS / 2],
+                        n: choice.len() as u8,
+                        swap: swap as u8,
+                    };
+                    for (x, &s) in step.slots.iter_mut().zip(choice) {
+                        *x = s as u16;
+                    }
+                    nl.trail = steps.len() as u32;
+                    steps.push(step);
+                    least = least.min(bound);
+                    list.push(nl);
+                    alive += 1;
+                }
+            }
+            let mine = next.capacity() * std::mem::size_of::<(Key, Part, Vec<Label>)>()
+                + 2 * alive * std::mem::size_of::<Label>()
+                + steps.capacity() * std::mem::size_of::<Step>();
+            if held + parts * mine > MAX_BYTES {
+                return None;
+            }
+        }
+        Some(Walked { next, steps, least })
     }
 
     /// Every way to play the day's fixtures from this state (into `out`): at most one slot
@@ -1111,12 +1203,50 @@ mod tests {
         };
         let dearest = all.iter().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap();
         let tolerance = 1e-6 * cheapest.1.abs().max(1.0);
-        match prove(&league, &cand, &w, &dearest.0, far()) {
-            Some(Proof::Better(cur, objective)) => {
+        // On one thread, and with each day's states walked in three parts and merged.
+        for threads in [1, 3] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
+            let proof = pool
+                .unwrap()
+                .install(|| prove(&league, &cand, &w, &dearest.0, far()));
+            agrees(&proof, &all, cheapest.1, dearest.1, toml);
+        }
+        assert_eq!(
+            prove(&league, &cand, &w, &cheapest.0, far()),
+            Proof::IncumbentOptimal,
+            "{toml}"
+        );
+        // Stopped after each day in turn, from the dearest: the bound it proved so far never
+        // exceeds the least of every schedule (nor falls), and a day walked proves one.
+        let priced = Anneal::new(&league, &cand, &w, &dearest.0);
+        let search = Search::new(&league, &cand, &w, &priced, dearest.1);
+        let mut last = f64::NEG_INFINITY;
+        for days in 0..=search.days.len() {
+            let Proof::AtLeast(bound) = search.run(far(), days) else {
+                break; // the whole walk: its proof is tested above
+            };
+            assert!(
+                bound <= cheapest.1 + tolerance,
+                "{bound} over {}\n{toml}",
+                cheapest.1
+            );
+            assert!(bound >= last, "the bound fell: {last} -> {bound}");
+            last = bound;
+        }
+        assert!(search.days.len() < 2 || last.is_finite(), "{toml}");
+        all.len()
+    }
+
+    /// A proof from the dearest schedule agrees with every valid schedule (`all`, priced by the
+    /// checker): a better one is one of the cheapest, an optimal incumbent is the least.
+    fn agrees(proof: &Proof, all: &[([usize; 3], f64)], least: f64, dearest: f64, toml: &str) {
+        let tolerance = 1e-6 * least.abs().max(1.0);
+        match proof {
+            Proof::Better(cur, objective) => {
                 assert!(
-                    (objective - cheapest.1).abs() < tolerance,
+                    (objective - least).abs() < tolerance,
                     "found {objective}, the least is {}\n{toml}",
-                    cheapest.1
+                    least
                 );
                 let found = all.iter().find(|s| s.0[..] == cur[..]);
                 let priced = found.expect("the schedule it found is valid").1;
@@ -1125,20 +1255,14 @@ mod tests {
                     "{priced} vs {objective}"
                 );
             }
-            Some(Proof::IncumbentOptimal) => assert!(
-                dearest.1 - cheapest.1 < tolerance,
+            Proof::IncumbentOptimal => assert!(
+                dearest - least < tolerance,
                 "{} called optimal, the least is {}\n{toml}",
-                dearest.1,
-                cheapest.1
+                dearest,
+                least
             ),
-            None => panic!("no proof\n{toml}"),
+            Proof::AtLeast(_) => panic!("no proof\n{toml}"),
         }
-        assert_eq!(
-            prove(&league, &cand, &w, &cheapest.0, far()),
-            Some(Proof::IncumbentOptimal),
-            "{toml}"
-        );
-        all.len()
     }
 
     #[test]
@@ -1286,7 +1410,7 @@ division = "D"
             first > highs.objective + 1.0,
             "the start is already optimal"
         );
-        let Some(Proof::Better(cur, objective)) = prove(&league, &cand, &w, &start, far()) else {
+        let Proof::Better(cur, objective) = prove(&league, &cand, &w, &start, far()) else {
             panic!("no better schedule than the start");
         };
         assert!(
@@ -1381,7 +1505,10 @@ division = "D"
         let w = league.weights;
         let all = every_valid_schedule(&league, &cand);
         let past = Instant::now();
-        assert_eq!(prove(&league, &cand, &w, &all[0].0, past), None);
+        assert_eq!(
+            prove(&league, &cand, &w, &all[0].0, past),
+            Proof::AtLeast(f64::NEG_INFINITY)
+        );
         let (big, cand) = instance("instances/sussex-2026-7.toml");
         assert!(!applies(&big, &cand, &big.weights));
     }
