@@ -353,9 +353,12 @@ pub fn solve(league: &League, opts: &Options) -> Result<Solved, SolveError> {
         .num_threads(threads)
         .build()
         .map_err(|e| SolveError::Backend(e.to_string()))?;
-    let seeds: Vec<u64> = (0..threads as u64)
-        .map(|i| opts.seed.wrapping_add(i))
-        .collect();
+    // A league the exact search takes has one search, whose exact search uses every thread.
+    let searches = match search::exact_applies(league, &cand, opts) {
+        true => 1,
+        false => threads as u64,
+    };
+    let seeds: Vec<u64> = (0..searches).map(|i| opts.seed.wrapping_add(i)).collect();
     let results: Vec<Result<search::Found, SolveError>> = pool.install(|| {
         seeds
             .par_iter()

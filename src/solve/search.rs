@@ -46,9 +46,11 @@ impl Budget {
     /// it optimal, has the rest.
     const ANNEAL_END_SMALL: f64 = 0.2;
     const FIX_END_SMALL: f64 = 0.3;
-    /// Annealing's end when the exact search follows it: a league of a few teams anneals to
-    /// its best in half a second, and the proof (until `EXACT_END`) needs every second.
-    const ANNEAL_END_EXACT: f64 = 0.15;
+    /// Annealing's end when the exact search follows it (at least `ANNEAL_LEAST_EXACT` seconds
+    /// of it): a league of a few teams anneals to its best in half a second, and the proof
+    /// (until `EXACT_END`) needs every second.
+    const ANNEAL_END_EXACT: f64 = 0.05;
+    const ANNEAL_LEAST_EXACT: f64 = 0.3;
     /// Seconds kept back from the final run (plus one per 40,000 columns): HiGHS checks its
     /// clock only between phases, and presolving a large model takes a while.
     const FINAL_MARGIN: f64 = 2.0;
@@ -111,7 +113,8 @@ impl Budget {
     /// (a large league).
     fn anneal_until(&self, exact_follows: bool) -> f64 {
         if exact_follows {
-            return self.limit * Self::ANNEAL_END_EXACT;
+            return (self.limit * Self::ANNEAL_END_EXACT)
+                .max(self.elapsed() + Self::ANNEAL_LEAST_EXACT);
         }
         if self.final_run() && self.small.get() {
             return self.limit * Self::ANNEAL_END_SMALL;
@@ -150,11 +153,20 @@ impl Budget {
 
 /// The exact search for a league of a few teams ends by this share of the limit: what is left
 /// goes to fix-and-optimise and the final run, whose bound then stands.
-const EXACT_END: f64 = 0.85;
+const EXACT_END: f64 = 0.95;
 
 /// Branch-and-bound nodes for one move: its bound is weak, so HiGHS finds the better schedule
 /// early and would spend the rest proving it; many cheap moves beat a few proven ones.
 const MOVE_NODES: i32 = 200;
+
+/// Whether the exact search applies to this solve: a league of a few teams (`exact::applies`),
+/// not a rerun and no drafts to keep apart. Then the first search is the only one, and the
+/// exact search walks each day's states on every thread of the pool.
+pub(crate) fn exact_applies(league: &League, cand: &Candidates, opts: &Options) -> bool {
+    let steer = &opts.steer;
+    let weights = opts.weights.unwrap_or(league.weights);
+    !steer.rescheduling() && steer.differ_from.is_empty() && exact::applies(league, cand, &weights)
+}
 
 /// What one search found: the first valid run, and the best run of the full objective.
 pub(crate) struct Found {
@@ -174,6 +186,8 @@ pub(crate) struct Search<'a> {
     weights: Weights,
     /// The rules-only weights of the first phase (avoid dates kept: they are cheap).
     first_weights: Weights,
+    /// The bound the exact search proved when it gave up (`exact::Proof::AtLeast`).
+    exact_bound: std::cell::Cell<f64>,
 }
 
 impl<'a> Search<'a> {
@@ -196,6 +210,7 @@ impl<'a> Search<'a> {
                 avoid: weights.avoid,
                 ..Weights::avoid_only()
             },
+            exact_bound: std::cell::Cell::new(f64::NEG_INFINITY),
         }
     }
 
@@ -269,7 +284,9 @@ impl<'a> Search<'a> {
             });
         }
         let moves = self.fix_and_optimise(&mut cur)?;
-        let best = self.final_run(&cur, columns, moves)?;
+        let mut best = self.final_run(&cur, columns, moves)?;
+        // Both bounds hold; the higher stands.
+        best.bound = best.bound.max(self.exact_bound.get());
         Ok(Found {
             first,
             best: Some(best),
@@ -444,10 +461,11 @@ impl<'a> Search<'a> {
     /// Only for a small model (fewer than `Budget::SMALL_MODEL` columns, about 4,000 slots),
     /// which it may prove optimal at once; a larger one is not proven in seconds, and the
     /// annealing uses that time better (Middlesex at 10 s, 13 seeds: mean objective 118.5 with
-    /// the quick run, 115.0 without; `scripts/bench`). Skipped too when little time is left.
+    /// the quick run, 115.0 without; `scripts/bench`). Skipped too when little time is left,
+    /// and when the exact search follows, which proves such a league sooner.
     fn quick_full(&self, cur: &mut [usize]) -> Result<(Option<Run>, usize), SolveError> {
         let estimate = 5 * self.cand.slots.len();
-        if estimate >= Budget::SMALL_MODEL || self.budget.quick() < 0.3 {
+        if estimate >= Budget::SMALL_MODEL || self.budget.quick() < 0.3 || self.exact_follows() {
             return Ok((None, estimate));
         }
         let start = self.start_of(cur);
@@ -479,13 +497,10 @@ impl<'a> Search<'a> {
         Anneal::new(self.league, self.cand, &self.weights, cur).differing(&self.opts.steer)
     }
 
-    /// Whether this search runs the exact search after its annealing (`exact`).
+    /// Whether this search runs the exact search after its annealing (`exact`): the first
+    /// search, where the exact search applies (`exact_applies`).
     fn exact_follows(&self) -> bool {
-        let steer = &self.opts.steer;
-        self.seed == self.opts.seed
-            && !steer.rescheduling()
-            && steer.differ_from.is_empty()
-            && exact::applies(self.league, self.cand, &self.weights)
+        self.seed == self.opts.seed && exact_applies(self.league, self.cand, self.opts)
     }
 
     /// Phase 3b, for a league of a few teams (`exact::applies`), in the first search only: the
@@ -498,12 +513,22 @@ impl<'a> Search<'a> {
         }
         let deadline = self.budget.started
             + std::time::Duration::from_secs_f64(self.opts.time_limit.max(0.0) * EXACT_END);
-        let proof = exact::prove(self.league, self.cand, &self.weights, cur, deadline)?;
+        let proof = exact::prove(self.league, self.cand, &self.weights, cur, deadline);
         let objective = match proof {
             exact::Proof::IncumbentOptimal => self.priced(cur).objective(),
             exact::Proof::Better(better, objective) => {
                 *cur = better;
                 objective
+            }
+            exact::Proof::AtLeast(bound) => {
+                self.say(|| {
+                    format!(
+                        "the exact search gave up, having proven a bound of {bound:.2}, {:.1} s",
+                        self.budget.elapsed()
+                    )
+                });
+                self.exact_bound.set(bound);
+                return None;
             }
         };
         self.say(|| {
