@@ -533,7 +533,7 @@ impl<'a> Search<'a> {
         };
         self.say(|| {
             format!(
-                "the exact search proved {objective:.2} optimal, {:.1} s",
+                "the exact search proved {objective:.2} the least possible, {:.1} s",
                 self.budget.elapsed()
             )
         });
