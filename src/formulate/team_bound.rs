@@ -19,11 +19,12 @@
 //! dates does under a capped spread. `coupled_bound` prices them (each state a day and a
 //! side); the model's rows of least costs (`least`) leave them out.
 //!
-//! `coupled_bound` adds back one thing the teams share: teams play in pairs, so on a day when
+//! `coupled_bound` adds back two things the teams share: teams play in pairs, so on a day when
 //! an odd number of a group's teams could play, one of them does not (a five-team darts
-//! league on one night: four play at most). Those rows are priced into the programmes by
-//! Lagrangian relaxation, with the worst spread taken range by range; `solve` reports it in
-//! the time left after its search.
+//! league on one night: four play at most); and a venue hosts at most its capacity, so of the
+//! teams at home there on a day, at most that many are. Those rows are priced into the
+//! programmes by Lagrangian relaxation, with the worst spread taken range by range; `solve`
+//! reports it in the time left after its search.
 
 use super::Candidates;
 use crate::model::{League, Weights};
@@ -97,18 +98,38 @@ pub fn bound(league: &League, cand: &Candidates, w: &Weights) -> Option<(f64, f6
 /// A bound that also sees what the teams share (the module's bound, raised where it can be
 /// within `deadline`). Teams that can meet form groups (linked by fixtures); on any day a
 /// group's teams play in pairs, so when an odd number of them could play that day, at most one
-/// fewer do. Those rows are priced into each team's programme by Lagrangian relaxation
+/// fewer do; and a venue's teams host no more than its capacity (`venue_rows`). Those rows are
+/// priced into each team's programme by Lagrangian relaxation
 /// (subgradient steps on the prices; every price vector gives a valid bound, the best is
 /// kept). The worst spread is split into ranges of one point: a schedule whose worst spread
 /// lies in [z, z + 0.01] costs at least `spread_max` z plus the relaxation with every team's
 /// spread capped at z + 0.01; above the last range tried, the uncapped relaxation stands in.
-/// `incumbent` (the best objective found) only says where the ranges may stop.
+/// `incumbent` (the best objective found) only says where the ranges may stop. The venues'
+/// rows come second, in the time left: more rows make the subgradient steps slower to settle,
+/// and the higher of the two bounds stands.
 pub fn coupled_bound(
     league: &League,
     cand: &Candidates,
     w: &Weights,
     incumbent: f64,
     deadline: std::time::Instant,
+) -> Option<f64> {
+    let days = coupled(league, cand, w, incumbent, deadline, false)?;
+    if std::time::Instant::now() >= deadline {
+        return Some(days);
+    }
+    let venues = coupled(league, cand, w, incumbent, deadline, true);
+    Some(venues.map_or(days, |v| v.max(days)))
+}
+
+/// The coupled bound with the days' rows, and the venues' when `venues`.
+fn coupled(
+    league: &League,
+    cand: &Candidates,
+    w: &Weights,
+    incumbent: f64,
+    deadline: std::time::Instant,
+    venues: bool,
 ) -> Option<f64> {
     let season = Season::new(league);
     let teams: Vec<usize> = (0..league.teams.len())
@@ -120,7 +141,7 @@ pub fn coupled_bound(
         .collect::<Option<_>>()?;
     let least: Vec<f64> = dps.iter().map(Dp::least_spread).collect();
     let spread_part = w.spread * least.iter().sum::<f64>();
-    let rows = Rows::new(league, cand, &teams, &dps);
+    let rows = Rows::new(league, cand, &teams, &dps, venues);
     let mut relax = Relaxation {
         dps: &dps,
         rows: &rows,
@@ -179,12 +200,14 @@ pub fn groups(league: &League, cand: &Candidates) -> Vec<usize> {
 struct Rows {
     /// Per team (as in `dps`), per candidate day: its row, if any.
     of: Vec<Vec<Option<usize>>>,
-    /// Per row: how many of its teams may play.
+    /// Per team, per candidate day: the row of the venue it hosts at that day, if any.
+    home: Vec<Vec<Option<usize>>>,
+    /// Per row: how many of its teams may play (or host).
     cap: Vec<f64>,
 }
 
 impl Rows {
-    fn new(league: &League, cand: &Candidates, teams: &[usize], dps: &[Dp]) -> Rows {
+    fn new(league: &League, cand: &Candidates, teams: &[usize], dps: &[Dp], venues: bool) -> Rows {
         let group = groups(league, cand);
         let mut able: BTreeMap<(usize, i32), usize> = BTreeMap::new();
         for (k, &t) in teams.iter().enumerate() {
@@ -213,8 +236,59 @@ impl Rows {
                     .collect()
             })
             .collect();
-        Rows { of, cap }
+        let home = match venues {
+            true => venue_rows(league, cand, teams, dps, &mut cap),
+            false => dps.iter().map(|dp| vec![None; dp.days.len()]).collect(),
+        };
+        Rows { of, home, cap }
     }
+}
+
+/// The venues' rows: a venue hosts at most its capacity on a day, so of the teams whose every
+/// home slot that day is at that venue, at most that many are at home (rows only where more
+/// could be). Appends the rows' capacities to `cap`; per team (as in `dps`) and candidate day,
+/// the row of its home state.
+fn venue_rows(
+    league: &League,
+    cand: &Candidates,
+    teams: &[usize],
+    dps: &[Dp],
+    cap: &mut Vec<f64>,
+) -> Vec<Vec<Option<usize>>> {
+    let mut hosts: BTreeMap<(usize, i32), Vec<(usize, usize)>> = BTreeMap::new();
+    for (k, &t) in teams.iter().enumerate() {
+        // Per day: its home slots' venue, or `None` when they lie at more than one.
+        let mut venue_on: BTreeMap<i32, Option<usize>> = BTreeMap::new();
+        for &s in &cand.by_team[t] {
+            let slot = &cand.slots[s];
+            if slot.home != t {
+                continue;
+            }
+            let d = (slot.date - league.start).num_days() as i32;
+            let v = league.fixture_venue(slot.home, slot.away);
+            let e = venue_on.entry(d).or_insert(Some(v));
+            if *e != Some(v) {
+                *e = None;
+            }
+        }
+        for (d, v) in venue_on {
+            if let (Some(v), Ok(i)) = (v, dps[k].days.binary_search(&d)) {
+                hosts.entry((v, d)).or_default().push((k, i));
+            }
+        }
+    }
+    let mut home: Vec<Vec<Option<usize>>> =
+        dps.iter().map(|dp| vec![None; dp.days.len()]).collect();
+    for ((v, d), list) in hosts {
+        let room = league.league_capacity(v, league.start + chrono::Days::new(d as u64)) as usize;
+        if list.len() > room {
+            for (k, i) in list {
+                home[k][i] = Some(cap.len());
+            }
+            cap.push(room as f64);
+        }
+    }
+    home
 }
 
 /// The Lagrangian relaxation of the shared rows, its prices kept from one cap to the next.
@@ -243,15 +317,24 @@ impl Relaxation<'_, '_> {
                 .map(|(p, c)| p * c)
                 .sum::<f64>();
             let mut playing = vec![0.0; self.price.len()];
-            for (dp, rows) in self.dps.iter().zip(&self.rows.of) {
-                let price: Vec<f64> = rows
-                    .iter()
-                    .map(|r| r.map_or(0.0, |r| self.price[r]))
+            for ((dp, rows), hosts) in self.dps.iter().zip(&self.rows.of).zip(&self.rows.home) {
+                // Per state: the day's row, and at home the venue's.
+                let price: Vec<f64> = (0..2 * dp.days.len())
+                    .map(|st| {
+                        let (i, at_home) = (st / 2, st % 2 == 0);
+                        let day = rows[i].map_or(0.0, |r| self.price[r]);
+                        let venue = hosts[i].filter(|_| at_home).map_or(0.0, |r| self.price[r]);
+                        day + venue
+                    })
                     .collect();
-                let (cost, days) = dp.cheapest(&price, cap)?;
+                let (cost, states) = dp.cheapest(&price, cap)?;
                 value += cost;
-                for i in days {
+                for st in states {
+                    let i = st / 2;
                     if let Some(r) = rows[i] {
+                        playing[r] += 1.0;
+                    }
+                    if let (Some(r), true) = (hosts[i], st % 2 == 0) {
                         playing[r] += 1.0;
                     }
                 }
@@ -342,7 +425,7 @@ pub fn team_least(
     t: usize,
 ) -> Option<TeamLeast> {
     let dp = Dp::new(league, cand, w, season, t, false)?;
-    let zero = vec![0.0; dp.days.len()];
+    let zero = vec![0.0; 2 * dp.days.len()];
     let (cost, _) = dp.cheapest(&zero, f64::INFINITY)?;
     Some(TeamLeast {
         cost,
@@ -374,9 +457,8 @@ struct Dp<'a> {
     internal: usize,
     kinds: Vec<u8>,
     /// Per candidate day, the sides the team may play on it (bit 1: at home, bit 2: away), and
-    /// the weight of a break between two matches on one side; without breaks (`Dp::new` not
-    /// asked for them, or a weight of 0) every day has the one side 1 and the programme
-    /// ignores sides.
+    /// the weight of a break between two matches on one side; unless `Dp::new` is asked to
+    /// follow sides, every day has the one side 1 (either) and breaks are not priced.
     sides: Vec<u8>,
     breaks: f64,
 }
@@ -389,7 +471,7 @@ impl<'a> Dp<'a> {
         w: &'a Weights,
         season: &'a Season,
         t: usize,
-        with_breaks: bool,
+        sided: bool,
     ) -> Option<Dp<'a>> {
         let team = &league.teams[t];
         let n = cand.fixtures_of[t].len();
@@ -411,9 +493,9 @@ impl<'a> Dp<'a> {
         let winter = super::quality::winter_share(league, t, n as f64)
             .map(|(from, fair)| ((from - league.start).num_days() as i32, fair));
         let (internal, kinds) = first_matches(league, cand, t, &days);
-        let breaks = if with_breaks { w.breaks } else { 0.0 };
-        let mut sides = vec![if breaks > 0.0 { 0u8 } else { 1 }; days.len()];
-        if breaks > 0.0 {
+        let breaks = if sided { w.breaks } else { 0.0 };
+        let mut sides = vec![if sided { 0u8 } else { 1 }; days.len()];
+        if sided {
             for &s in &cand.by_team[t] {
                 let slot = &cand.slots[s];
                 let d = (slot.date - league.start).num_days() as i32;
@@ -500,10 +582,10 @@ impl<'a> Dp<'a> {
         (k as f64 / self.n as f64 - check.1).abs()
     }
 
-    /// The least cost, plus `price` of each day played, over the seasons whose spread stays
-    /// within `cap`; with the indices of the days of one such season. `None` when none does.
-    /// A state is a day and the side played on it (`sides`): with breaks priced, two
-    /// consecutive matches on one side cost `breaks`.
+    /// The least cost, plus `price` of each state played, over the seasons whose spread stays
+    /// within `cap`; with the states of one such season. `None` when none does. A state
+    /// (2i + s) is a day and the side played on it (`sides`: s = 0 at home, 1 away, or 0 for
+    /// either when sides are not followed); two consecutive matches on one side cost `breaks`.
     fn cheapest(&self, price: &[f64], cap: f64) -> Option<(f64, Vec<usize>)> {
         let (m, n, checks) = (self.days.len(), self.n, &self.checks);
         let inf = f64::INFINITY;
@@ -517,7 +599,7 @@ impl<'a> Dp<'a> {
                 let early = checks.iter().take_while(|c| c.0 < self.days[i]);
                 match !side(i, st % 2) || !self.may(0, i) || early.clone().any(|&c| over(0, c)) {
                     true => inf,
-                    false => self.start(i) + price[i],
+                    false => self.start(i) + price[st],
                 }
             })
             .collect();
@@ -544,10 +626,13 @@ impl<'a> Dp<'a> {
                     if self.days[b] - self.days[a] < self.gap || !self.may(k, b) {
                         continue;
                     }
-                    let step = self.step(k, a, b) + price[b];
+                    let step = self.step(k, a, b);
                     for sb in (0..2).filter(|&sb| side(b, sb)) {
                         for (sa, &c) in at.iter().enumerate() {
-                            let c = c + step + if sa == sb { self.breaks } else { 0.0 };
+                            let c = c
+                                + step
+                                + price[2 * b + sb]
+                                + if sa == sb { self.breaks } else { 0.0 };
                             if c < next[2 * b + sb] {
                                 next[2 * b + sb] = c;
                                 from[2 * b + sb] = 2 * a + sa;
@@ -571,10 +656,10 @@ impl<'a> Dp<'a> {
             }
         }
         let (c, mut st) = best?;
-        let mut path = vec![st / 2];
+        let mut path = vec![st];
         for from in back.iter().rev() {
             st = from[st];
-            path.push(st / 2);
+            path.push(st);
         }
         path.reverse();
         Some((c, path))
@@ -855,7 +940,7 @@ division = "D"
                 least = least.min(oracle(&league, &w, t, n, s).0 + w.breaks * breaks);
             }
             let dp = Dp::new(&league, &cand, &w, &season, t, true).unwrap();
-            let zero = vec![0.0; dp.days.len()];
+            let zero = vec![0.0; 2 * dp.days.len()];
             let (got, _) = dp.cheapest(&zero, f64::INFINITY).unwrap();
             assert!((got - least).abs() < 1e-9, "team {t}: {got} vs {least}");
             let plain = team_least(&league, &cand, &w, &season, t).unwrap().cost;
@@ -890,6 +975,37 @@ division = "D"
         (league, cand, optimum)
     }
 
+    /// The venues' rows: with the hall holding one match a night, at most one of the three
+    /// teams hosts on a Thursday. The rows are there, and the bound with them stays under the
+    /// least of every valid schedule (each checked and priced by the independent checker),
+    /// as in the two-club league of `SAME_CLUB`, whose halls hold one match each.
+    #[test]
+    fn venue_rows_keep_the_bound_under_every_schedule() {
+        let far = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        for (toml, from, to) in [(THREE, "capacity = 3", "capacity = 1"), (SAME_CLUB, "", "")] {
+            let league = parse_league(&toml.replacen(from, to, 1), "venues.toml").unwrap();
+            let cand = candidates(&league, &Rerun::default());
+            let w = league.weights;
+            let season = Season::new(&league);
+            let dps: Vec<Dp> = (0..3)
+                .map(|t| Dp::new(&league, &cand, &w, &season, t, true).unwrap())
+                .collect();
+            let rows = Rows::new(&league, &cand, &[0, 1, 2], &dps, true);
+            let venue_rows = rows.home.iter().flatten().flatten().count();
+            assert!(venue_rows > 0, "no venue rows");
+            let all = every_valid_schedule(&league, &cand);
+            let least = all.iter().map(|s| s.1).fold(f64::INFINITY, f64::min);
+            assert!(all.len() > 10, "{} valid schedules", all.len());
+            for venues in [false, true] {
+                let b = coupled(&league, &cand, &w, least, far, venues).unwrap();
+                assert!(
+                    b <= least + 1e-6,
+                    "{b} over the least {least} (venues {venues})"
+                );
+            }
+        }
+    }
+
     /// The coupled bound (shared days priced in): never under the plain sum, well over it where
     /// a group has an odd number of teams (the darts league: five teams, one night), and never
     /// over a proven optimum or any solved schedule.
@@ -907,7 +1023,7 @@ division = "D"
         let dps: Vec<Dp> = (0..3)
             .map(|t| Dp::new(&league, &cand, &w, &season, t, true).unwrap())
             .collect();
-        let rows = Rows::new(&league, &cand, &[0, 1, 2], &dps);
+        let rows = Rows::new(&league, &cand, &[0, 1, 2], &dps, true);
         assert_eq!(rows.cap, vec![2.0; dps[0].days.len()]);
         assert_eq!(
             dps[0].days.len(),
@@ -939,6 +1055,12 @@ division = "D"
             let coupled = coupled_bound(&league, &cand, &w, objective, far).unwrap();
             assert!(coupled <= objective + 1e-6, "{coupled} over {objective}");
             assert!(coupled > plain + 20.0, "{coupled} barely over {plain}");
+            // Its hall holds two matches a night: the venues' rows raise the bound.
+            let days = super::coupled(&league, &cand, &w, objective, far, false).unwrap();
+            assert!(
+                coupled > days + 0.3,
+                "{coupled} with the venues, {days} without"
+            );
         }
     }
 
