@@ -46,10 +46,12 @@ impl Budget {
     /// it optimal, has the rest.
     const ANNEAL_END_SMALL: f64 = 0.2;
     const FIX_END_SMALL: f64 = 0.3;
-    /// Annealing's end when the exact search follows it (at least `ANNEAL_LEAST_EXACT` seconds
-    /// of it): a league of a few teams anneals to its best in half a second, and the proof
-    /// (until `EXACT_END`) needs every second.
+    /// Annealing's end when the exact search follows it (at most `ANNEAL_MOST_EXACT` seconds
+    /// from the start, at least `ANNEAL_LEAST_EXACT` of annealing): a league of a few teams
+    /// anneals to its best in half a second, and the proof (until `EXACT_END`) needs every
+    /// second.
     const ANNEAL_END_EXACT: f64 = 0.05;
+    const ANNEAL_MOST_EXACT: f64 = 0.5;
     const ANNEAL_LEAST_EXACT: f64 = 0.3;
     /// Seconds kept back from the final run (plus one per 40,000 columns): HiGHS checks its
     /// clock only between phases, and presolving a large model takes a while.
@@ -114,6 +116,7 @@ impl Budget {
     fn anneal_until(&self, exact_follows: bool) -> f64 {
         if exact_follows {
             return (self.limit * Self::ANNEAL_END_EXACT)
+                .min(Self::ANNEAL_MOST_EXACT)
                 .max(self.elapsed() + Self::ANNEAL_LEAST_EXACT);
         }
         if self.final_run() && self.small.get() {
