@@ -763,16 +763,9 @@ impl<'a> Search<'a> {
                         std::collections::hash_map::Entry::Occupied(e) => {
                             let (rest, have) = e.into_mut();
                             for nl in list {
-                                if have
-                                    .iter()
-                                    .any(|o| dominates(o, &nl, self.teams, self.w, &rest.floor))
-                                {
-                                    continue;
+                                if !self.beaten(have, &nl, &rest.floor) {
+                                    self.admit(have, nl, &rest.floor);
                                 }
-                                have.retain(|o| {
-                                    !dominates(&nl, o, self.teams, self.w, &rest.floor)
-                                });
-                                have.push(nl);
                             }
                         }
                     }
@@ -788,6 +781,19 @@ impl<'a> Search<'a> {
         }
         self.finish(&states, &trail, prev)
             .unwrap_or(Proof::AtLeast(proven))
+    }
+
+    /// Whether a partial schedule of the state (`list`, its floors `floor`) beats `nl`.
+    fn beaten(&self, list: &[Label], nl: &Label, floor: &[f64]) -> bool {
+        list.iter()
+            .any(|o| dominates(o, nl, self.teams, self.w, floor))
+    }
+
+    /// Adds `nl` (which none of them beats) to the state's partial schedules, dropping those
+    /// it beats.
+    fn admit(&self, list: &mut Vec<Label>, nl: Label, floor: &[f64]) {
+        list.retain(|o| !dominates(&nl, o, self.teams, self.w, floor));
+        list.push(nl);
     }
 
     /// One part of a day's walk (`run`): the states of `chunk` extended by every way to play
@@ -842,14 +848,9 @@ impl<'a> Search<'a> {
                 for label in labels {
                     let mut nl = extended(label, cost, &dev, team);
                     let bound = self.bound(&nl, rest);
-                    if bound >= self.best - tolerance
-                        || list
-                            .iter()
-                            .any(|o| dominates(o, &nl, self.teams, self.w, &rest.floor))
-                    {
+                    if bound >= self.best - tolerance || self.beaten(list, &nl, &rest.floor) {
                         continue;
                     }
-                    list.retain(|o| !dominates(&nl, o, self.teams, self.w, &rest.floor));
                     let mut step = Step {
                         parent: label.trail,
                         slots: [0; MAX_TEAMS / 2],
@@ -862,7 +863,7 @@ impl<'a> Search<'a> {
                     nl.trail = steps.len() as u32;
                     steps.push(step);
                     least = least.min(bound);
-                    list.push(nl);
+                    self.admit(list, nl, &rest.floor);
                     alive += 1;
                 }
             }
