@@ -236,13 +236,15 @@ pub(crate) fn applies(league: &League, cand: &Candidates, w: &Weights) -> bool {
 }
 
 /// Searches for a schedule better than `incumbent` (a valid schedule, each fixture's slot),
-/// on the objective of `w`. `Proof::AtLeast` when it gave up (or does not apply).
+/// on the objective of `w`. `Proof::AtLeast` when it gave up (or does not apply), at
+/// `deadline` or when `stop` says so (a cancelled job).
 pub(crate) fn prove(
     league: &League,
     cand: &Candidates,
     w: &Weights,
     incumbent: &[usize],
     deadline: Instant,
+    stop: &Stop<'_>,
 ) -> Proof {
     let nothing = Proof::AtLeast(f64::NEG_INFINITY);
     if !applies(league, cand, w) {
@@ -254,8 +256,11 @@ pub(crate) fn prove(
     }
     let best = priced.objective();
     let search = Search::new(league, cand, w, &priced, best);
-    search.run(deadline, usize::MAX)
+    search.run(deadline, stop, usize::MAX)
 }
+
+/// Whether to give up now (a cancelled job), asked from every thread of the walk.
+pub(crate) type Stop<'s> = dyn Fn() -> bool + Sync + 's;
 
 /// The league's tables for the walk.
 struct Search<'a> {
@@ -697,8 +702,9 @@ impl<'a> Search<'a> {
         label.cost + spread + here.min(part.beyond[l])
     }
 
-    /// The walk, giving up at `deadline` or after walking `days` days (tests stop it there).
-    fn run(&self, deadline: Instant, days: usize) -> Proof {
+    /// The walk, giving up at `deadline`, when `stop` says so, or after walking `days` days
+    /// (tests stop it there).
+    fn run(&self, deadline: Instant, stop: &Stop<'_>, days: usize) -> Proof {
         let mut key0: Key = [0; 8 + 4 * MAX_TEAMS + MAX_CLUBS];
         for t in 0..self.teams {
             key0[8 + 4 * t] = NEVER;
@@ -737,7 +743,13 @@ impl<'a> Search<'a> {
             let held = states.capacity() * std::mem::size_of::<(Key, Vec<Label>)>()
                 + trail.capacity() * std::mem::size_of::<Step>();
             let walk = |chunk: &[(&Key, &Vec<Label>)]| {
-                self.walk_day(chunk, (i, day, next_day, prev), held, parts, deadline)
+                self.walk_day(
+                    chunk,
+                    (i, day, next_day, prev),
+                    held,
+                    parts,
+                    (deadline, stop),
+                )
             };
             let walked: Vec<Option<Walked>> = if parts == 1 {
                 vec![walk(&entries)]
@@ -798,7 +810,7 @@ impl<'a> Search<'a> {
 
     /// One part of a day's walk (`run`): the states of `chunk` extended by every way to play
     /// the day's fixtures, into a map and steps of the part's own (each label's `trail` an
-    /// index into `steps`). `None` at the deadline, or when the memory the search holds
+    /// index into `steps`). `None` at the deadline or `stop`, or when the memory the search holds
     /// (`held` bytes, plus this part's share counted once per part) would pass `MAX_BYTES`.
     fn walk_day(
         &self,
@@ -806,7 +818,7 @@ impl<'a> Search<'a> {
         (i, day, next_day, prev): (usize, i32, i32, i32),
         held: usize,
         parts: usize,
-        deadline: Instant,
+        (deadline, stop): (Instant, &Stop<'_>),
     ) -> Option<Walked> {
         let tolerance = 1e-9 * self.best.abs().max(1.0);
         // Each state reached today, with the state's part of the bound (computed once).
@@ -817,7 +829,7 @@ impl<'a> Search<'a> {
         let mut least = f64::INFINITY;
         let mut choices = Vec::new();
         for &(key, labels) in chunk {
-            if Instant::now() >= deadline {
+            if Instant::now() >= deadline || stop() {
                 return None;
             }
             self.choices(key, i, prev, &mut choices);
@@ -1209,11 +1221,11 @@ mod tests {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
             let proof = pool
                 .unwrap()
-                .install(|| prove(&league, &cand, &w, &dearest.0, far()));
+                .install(|| prove(&league, &cand, &w, &dearest.0, far(), &|| false));
             agrees(&proof, &all, cheapest.1, dearest.1, toml);
         }
         assert_eq!(
-            prove(&league, &cand, &w, &cheapest.0, far()),
+            prove(&league, &cand, &w, &cheapest.0, far(), &|| false),
             Proof::IncumbentOptimal,
             "{toml}"
         );
@@ -1223,7 +1235,7 @@ mod tests {
         let search = Search::new(&league, &cand, &w, &priced, dearest.1);
         let mut last = f64::NEG_INFINITY;
         for days in 0..=search.days.len() {
-            let Proof::AtLeast(bound) = search.run(far(), days) else {
+            let Proof::AtLeast(bound) = search.run(far(), &|| false, days) else {
                 break; // the whole walk: its proof is tested above
             };
             assert!(
@@ -1411,7 +1423,8 @@ division = "D"
             first > highs.objective + 1.0,
             "the start is already optimal"
         );
-        let Proof::Better(cur, objective) = prove(&league, &cand, &w, &start, far()) else {
+        let Proof::Better(cur, objective) = prove(&league, &cand, &w, &start, far(), &|| false)
+        else {
             panic!("no better schedule than the start");
         };
         assert!(
@@ -1507,7 +1520,12 @@ division = "D"
         let all = every_valid_schedule(&league, &cand);
         let past = Instant::now();
         assert_eq!(
-            prove(&league, &cand, &w, &all[0].0, past),
+            prove(&league, &cand, &w, &all[0].0, past, &|| false),
+            Proof::AtLeast(f64::NEG_INFINITY)
+        );
+        // Cancelled (a job's cancel), with all the time in the world.
+        assert_eq!(
+            prove(&league, &cand, &w, &all[0].0, far(), &|| true),
             Proof::AtLeast(f64::NEG_INFINITY)
         );
         let (big, cand) = instance("instances/sussex-2026-7.toml");

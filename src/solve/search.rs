@@ -516,7 +516,15 @@ impl<'a> Search<'a> {
         }
         let deadline = self.budget.started
             + std::time::Duration::from_secs_f64(self.opts.time_limit.max(0.0) * EXACT_END);
-        let proof = exact::prove(self.league, self.cand, &self.weights, cur, deadline);
+        let opts = self.opts;
+        let proof = exact::prove(
+            self.league,
+            self.cand,
+            &self.weights,
+            cur,
+            deadline,
+            &|| opts.cancelled(),
+        );
         let objective = match proof {
             exact::Proof::IncumbentOptimal => self.priced(cur).objective(),
             exact::Proof::Better(better, objective) => {
