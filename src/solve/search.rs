@@ -155,7 +155,8 @@ impl Budget {
 }
 
 /// The exact search for a league of a few teams ends by this share of the limit: what is left
-/// goes to fix-and-optimise and the final run, whose bound then stands.
+/// goes to fix-and-optimise and the final run, and the higher of its bound and the exact
+/// search's own (`exact::Proof::AtLeast`) stands.
 const EXACT_END: f64 = 0.95;
 
 /// Branch-and-bound nodes for one move: its bound is weak, so HiGHS finds the better schedule
