@@ -532,6 +532,17 @@ impl<'a> Search<'a> {
                 *cur = better;
                 objective
             }
+            exact::Proof::Improved(better, _, bound) => {
+                *cur = better;
+                self.say(|| {
+                    format!(
+                        "the exact search found a better schedule and gave up, having proven a bound of {bound:.2}, {:.1} s",
+                        self.budget.elapsed()
+                    )
+                });
+                self.exact_bound.set(bound);
+                return None;
+            }
             exact::Proof::AtLeast(bound) => {
                 self.say(|| {
                     format!(
