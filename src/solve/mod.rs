@@ -415,13 +415,13 @@ fn conclude(
         let schedule = schedule_of(cand, best.chosen.as_deref().unwrap_or(&[]), league);
         // The searches' bounds, and the teams' least costs (`team_bound`), whichever is higher.
         let weights = opts.weights.unwrap_or(league.weights);
-        // In what is left of the time limit, at most a twentieth of it; none after a proof or
+        // In what is left of the time limit, at most `BOUND_SHARE` of it; none after a proof or
         // for a rerun, which must stay quick (the plain sum of least costs takes no time).
         let proven = runs.iter().any(|r| r.status == RunStatus::Optimal);
         let share = if proven || opts.steer.rescheduling() {
             0.0
         } else {
-            opts.time_limit.max(0.0) / 20.0
+            opts.time_limit.max(0.0) * search::BOUND_SHARE
         };
         let deadline = (started + std::time::Duration::from_secs_f64(opts.time_limit.max(0.0)))
             .min(Instant::now() + std::time::Duration::from_secs_f64(share));

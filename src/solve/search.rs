@@ -6,7 +6,8 @@
 //! 4. `fix_and_optimise`: neighbourhoods (a team, a three-week window, a division) freed and
 //!    re-optimised by HiGHS from the current schedule, kept only when the whole schedule's
 //!    objective falls;
-//! 5. `final_run`: the full model from the best schedule, which gives the proven bound.
+//! 5. `final_run`: for a small model, the full model from the best schedule, which may prove
+//!    it optimal (a large one's bound comes from the teams' least costs, `team_bound`).
 //!
 //! Each phase's share of the time limit is in `Budget`, and nowhere else. A soft goal lives in
 //! the model (`formulate::quality`), the checker (`check::quality`) and the annealing's exact
@@ -28,20 +29,15 @@ pub(crate) struct Budget {
     /// annealing and fix-and-optimise): decided from an estimate of the model's size, and again
     /// once the quick run has built it.
     final_run: std::cell::Cell<bool>,
-    /// Whether the model is small (`SMALL_MODEL`): HiGHS then gets most of the time.
-    small: std::cell::Cell<bool>,
 }
 
 impl Budget {
     /// The quick try of the full model: this share of the limit, at most `QUICK_MAX` seconds.
     const QUICK_SHARE: f64 = 0.1;
     const QUICK_MAX: f64 = 5.0;
-    /// Annealing runs until this share of the limit (`ANNEAL_ALONE` with no final run).
-    const ANNEAL_END: f64 = 0.5;
+    /// With no final run, annealing runs until this share of the limit and fix-and-optimise
+    /// until `1 - BOUND_SHARE` of it, leaving the teams' least costs their time.
     const ANNEAL_ALONE: f64 = 0.8;
-    /// Fix-and-optimise runs until this share; the final run has the rest (with no final run,
-    /// fix-and-optimise runs to the end).
-    const FIX_END: f64 = 0.6;
     /// A small model's shares: its annealing settles in a second, and HiGHS, which may prove
     /// it optimal, has the rest.
     const ANNEAL_END_SMALL: f64 = 0.2;
@@ -53,15 +49,16 @@ impl Budget {
     const ANNEAL_END_EXACT: f64 = 0.05;
     const ANNEAL_MOST_EXACT: f64 = 0.5;
     const ANNEAL_LEAST_EXACT: f64 = 0.3;
-    /// Seconds kept back from the final run (plus one per 40,000 columns): HiGHS checks its
-    /// clock only between phases, and presolving a large model takes a while.
-    const FINAL_MARGIN: f64 = 2.0;
-    /// A small model's margin: HiGHS presolves it at once and checks its clock often.
-    const FINAL_MARGIN_SMALL: f64 = 0.5;
-    /// Seconds the final run needs at least, after its margin, to be worth its share: less
-    /// rarely gives a bound, and the annealing uses the time better.
-    const FINAL_LEAST: f64 = 3.0;
+    /// Seconds kept back from the final run: HiGHS presolves a small model at once and checks
+    /// its clock often.
+    const FINAL_MARGIN: f64 = 0.5;
+    /// Seconds the final run needs at least, after its margin.
+    const FINAL_LEAST: f64 = 1.0;
     /// Below this many columns a model is small: its final run bounds it in about a second.
+    /// A larger one has no final run: at 60 s its 21 s on both cores bounded Middlesex, Notts,
+    /// Sussex and the GTCL at 13.84, 43.24, 36.05 and 33.97 where the teams' least costs gave
+    /// 69.21, 111.94, 123.59 and 43.74, and never bettered the schedule; with that time spent
+    /// annealing (seeds 0 and 2), mean objective 95.7 -> 97.1, 131.1 -> 128.9, 186.4 -> 175.1.
     const SMALL_MODEL: usize = 20_000;
 
     /// The budget of a search whose full model has about `columns` columns (about five per
@@ -71,22 +68,19 @@ impl Budget {
             started,
             limit,
             final_run: std::cell::Cell::new(true),
-            small: std::cell::Cell::new(false),
         };
         b.columns(columns);
         b
     }
 
-    /// Decides whether the final run fits, for a model of `columns` columns.
+    /// Decides whether the final run fits, for a model of `columns` columns: only a small
+    /// one's (`SMALL_MODEL`), when its share leaves it `FINAL_LEAST` seconds.
     fn columns(&self, columns: usize) {
-        self.small.set(columns < Self::SMALL_MODEL);
-        let least = if columns < Self::SMALL_MODEL {
-            1.0
-        } else {
-            Self::FINAL_LEAST
-        };
-        self.final_run
-            .set(self.limit * (1.0 - Self::FIX_END) - self.final_margin(columns) >= least);
+        self.final_run.set(
+            columns < Self::SMALL_MODEL
+                && self.limit * (1.0 - Self::FIX_END_SMALL) - Self::FINAL_MARGIN
+                    >= Self::FINAL_LEAST,
+        );
     }
 
     fn final_run(&self) -> bool {
@@ -111,32 +105,25 @@ impl Budget {
     }
 
     /// Annealing ends at its share of the limit (`ANNEAL_END_EXACT` when the exact search
-    /// follows), but gets at least 60% of the time left when the first valid schedule came late
-    /// (a large league).
+    /// follows, `ANNEAL_END_SMALL` before a final run), but gets at least 60% of the time left
+    /// when the first valid schedule came late (a large league).
     fn anneal_until(&self, exact_follows: bool) -> f64 {
         if exact_follows {
             return (self.limit * Self::ANNEAL_END_EXACT)
                 .min(Self::ANNEAL_MOST_EXACT)
                 .max(self.elapsed() + Self::ANNEAL_LEAST_EXACT);
         }
-        if self.final_run() && self.small.get() {
+        if self.final_run() {
             return self.limit * Self::ANNEAL_END_SMALL;
         }
-        let share = if self.final_run() {
-            Self::ANNEAL_END
-        } else {
-            Self::ANNEAL_ALONE
-        };
-        (self.limit * share).max(self.elapsed() + 0.6 * self.left())
+        (self.limit * Self::ANNEAL_ALONE).max(self.elapsed() + 0.6 * self.left())
     }
 
     fn fix_until(&self) -> f64 {
-        if self.final_run() && self.small.get() {
+        if self.final_run() {
             self.limit * Self::FIX_END_SMALL
-        } else if self.final_run() {
-            self.limit * Self::FIX_END
         } else {
-            self.limit - 0.2
+            self.limit * (1.0 - BOUND_SHARE)
         }
     }
 
@@ -145,14 +132,11 @@ impl Budget {
     fn per_move(&self) -> f64 {
         (self.limit / 100.0).clamp(0.05, 3.0)
     }
-
-    fn final_margin(&self, columns: usize) -> f64 {
-        if columns < Self::SMALL_MODEL {
-            return Self::FINAL_MARGIN_SMALL;
-        }
-        Self::FINAL_MARGIN + columns as f64 / 40_000.0
-    }
 }
+
+/// The share of the limit the teams' least costs (`team_bound::coupled_bound`) have after the
+/// searches, at most: the searches without a final run leave it to them.
+pub(crate) const BOUND_SHARE: f64 = 0.05;
 
 /// The exact search for a league of a few teams ends by this share of the limit: what is left
 /// goes to fix-and-optimise and the final run, and the higher of its bound and the exact
@@ -759,11 +743,15 @@ impl<'a> Search<'a> {
         // The final run only when it can end within the limit: HiGHS checks its clock only
         // between phases, and building and presolving a large model takes a while. Cancelled,
         // or too little time: the schedule as it stands, with no bound.
-        let left = self.budget.left() - self.budget.final_margin(columns);
+        let left = self.budget.left() - Budget::FINAL_MARGIN;
         if opts.cancelled() || !self.budget.final_run() || left < 1.0 {
+            let why = match columns >= Budget::SMALL_MODEL {
+                false => "no time for the final run",
+                true => "no final run (a large model's bound comes from the teams' least costs)",
+            };
             self.say(|| {
                 format!(
-                    "{iterations} moves moved {moved} fixtures; incumbent {cur_obj:.2}, no time for the final run, {:.1} s",
+                    "{iterations} moves moved {moved} fixtures; incumbent {cur_obj:.2}, {why}, {:.1} s",
                     self.budget.elapsed()
                 )
             });
