@@ -516,11 +516,11 @@ impl<'a> Search<'a> {
                 *cur = better;
                 objective
             }
-            exact::Proof::Improved(better, _, bound) => {
+            exact::Proof::Improved(better, value, bound) => {
                 *cur = better;
                 self.say(|| {
                     format!(
-                        "the exact search found a better schedule and gave up, having proven a bound of {bound:.2}, {:.1} s",
+                        "the exact search found a better schedule ({value:.2}) and gave up, having proven a bound of {bound:.2}, {:.1} s",
                         self.budget.elapsed()
                     )
                 });
@@ -740,9 +740,9 @@ impl<'a> Search<'a> {
         } else {
             f64::INFINITY
         };
-        // The final run only when it can end within the limit: HiGHS checks its clock only
-        // between phases, and building and presolving a large model takes a while. Cancelled,
-        // or too little time: the schedule as it stands, with no bound.
+        // The final run only for a small model and when it can end within the limit (HiGHS
+        // checks its clock only between phases). Cancelled, a large model, or too little time:
+        // the schedule as it stands, with no bound of its own.
         let left = self.budget.left() - Budget::FINAL_MARGIN;
         if opts.cancelled() || !self.budget.final_run() || left < 1.0 {
             let why = match columns >= Budget::SMALL_MODEL {
