@@ -510,27 +510,25 @@ impl<'a> Search<'a> {
             deadline,
             &|| opts.cancelled(),
         );
-        let objective = match proof {
-            exact::Proof::IncumbentOptimal => self.priced(cur).objective(),
+        // The proof's objective, or, when it gave up, what it found and the bound it proved.
+        let outcome = match proof {
+            exact::Proof::IncumbentOptimal => Ok(self.priced(cur).objective()),
             exact::Proof::Better(better, objective) => {
                 *cur = better;
-                objective
+                Ok(objective)
             }
             exact::Proof::Improved(better, value, bound) => {
                 *cur = better;
-                self.say(|| {
-                    format!(
-                        "the exact search found a better schedule ({value:.2}) and gave up, having proven a bound of {bound:.2}, {:.1} s",
-                        self.budget.elapsed()
-                    )
-                });
-                self.exact_bound.set(bound);
-                return None;
+                Err((format!(" found a better schedule ({value:.2}) and"), bound))
             }
-            exact::Proof::AtLeast(bound) => {
+            exact::Proof::AtLeast(bound) => Err((String::new(), bound)),
+        };
+        let objective = match outcome {
+            Ok(objective) => objective,
+            Err((found, bound)) => {
                 self.say(|| {
                     format!(
-                        "the exact search gave up, having proven a bound of {bound:.2}, {:.1} s",
+                        "the exact search{found} gave up, having proven a bound of {bound:.2}, {:.1} s",
                         self.budget.elapsed()
                     )
                 });
