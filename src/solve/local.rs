@@ -389,7 +389,8 @@ impl<'a> Anneal<'a> {
     /// Tries to give each fixture of `changes` its new slot; takes the change when every rule
     /// holds and the objective rises by less than `limit`. Returns the change in objective.
     fn try_move(&mut self, changes: &[(usize, usize)], limit: f64) -> Option<f64> {
-        if changes.iter().any(|&(f, s)| self.cur[f] == s) || self.too_close(changes) {
+        // The rest days are checked with the touched teams' rules (`team_value`).
+        if changes.iter().any(|&(f, s)| self.cur[f] == s) {
             return None;
         }
         for &(f, s) in changes {
@@ -516,20 +517,6 @@ impl<'a> Anneal<'a> {
         }
         self.avoid_total += avoid;
         Some(delta)
-    }
-
-    /// Whether a moved fixture would come within `min_days_between` days of another match of
-    /// one of its teams that stays: a last guard, as proposals already keep the rest days.
-    fn too_close(&self, changes: &[(usize, usize)]) -> bool {
-        let mut moving = [0usize; 3];
-        for (m, c) in moving.iter_mut().zip(changes) {
-            *m = c.0;
-        }
-        let moving = &moving[..changes.len().min(3)];
-        changes.iter().any(|&(f, s)| {
-            let (from, to) = self.window(f, self.day[s], moving);
-            self.day[s] < from || self.day[s] > to
-        })
     }
 
     /// The days fixture `f` may move to around `day` (inclusive): at least `min_days_between`
