@@ -37,7 +37,7 @@ impl Budget {
     const QUICK_MAX: f64 = 5.0;
     /// With no final run, annealing runs until this share of the limit and fix-and-optimise
     /// until `1 - BOUND_SHARE` of it, leaving the teams' least costs their time.
-    const ANNEAL_ALONE: f64 = 0.8;
+    const ANNEAL_ALONE: f64 = 0.92;
     /// A small model's shares: its annealing settles in a second, and HiGHS, which may prove
     /// it optimal, has the rest.
     const ANNEAL_END_SMALL: f64 = 0.2;
