@@ -620,15 +620,9 @@ impl<'a> Anneal<'a> {
             kind = 5;
         }
         match kind {
-            // Anywhere: near a random one of its slots' days, on a side it can be played on.
-            0 | 1 => {
-                let all = &self.slots_of[f];
-                let to = all[rng.below(all.len())].0;
-                let home = self.side(f, rng);
-                if let Some(n) = self.nearby(f, to, Some(home), 2, &[f], rng) {
-                    out.push((f, n));
-                }
-            }
+            // Anywhere, making room: to a random one of its slots, the matches of its teams
+            // too close to it going near its old date.
+            0 | 1 => self.eject(f, rng, out),
             // Nearby, on a side it can be played on.
             2..=4 => {
                 let home = self.side(f, rng);
@@ -673,6 +667,62 @@ impl<'a> Anneal<'a> {
                             return;
                         }
                     }
+                }
+            }
+        }
+    }
+
+    /// Fixture `f` to a random one of its slots on a side it can be played on; the (at most
+    /// two) matches of its teams within the rest days of the new date go to slots near its
+    /// old date, on their sides (a trade of dates between `f` and the matches in its way, for
+    /// both its teams).
+    fn eject(&self, f: usize, rng: &mut Rng, out: &mut Vec<(usize, usize)>) {
+        let home = self.side(f, rng);
+        let all = &self.slots_of[f];
+        let mut i = rng.below(all.len());
+        if all[i].1 != home {
+            // The same day's slot on the other side lies next to it, if the fixture has one.
+            match (i.checked_sub(1), all.get(i + 1)) {
+                (Some(j), _) if all[j].0 == all[i].0 && all[j].1 == home => i = j,
+                (_, Some(e)) if e.0 == all[i].0 && e.1 == home => i += 1,
+                _ => return,
+            }
+        }
+        let (to, _, s) = all[i];
+        if s == self.cur[f] {
+            return;
+        }
+        let gap = self.league.rules.min_days_between.max(1) as i32;
+        let fx = self.cand.fixtures[f];
+        let mut moving = [f, 0, 0];
+        let mut n = 1;
+        for t in [fx.a, fx.b] {
+            let ms = &self.matches[t];
+            let from = ms.partition_point(|m| m.0 <= to - gap);
+            for m in ms[from..].iter().take_while(|m| m.0 < to + gap) {
+                if moving[..n].contains(&m.2) {
+                    continue;
+                }
+                if n == 3 || self.slots_of[m.2].len() < 2 {
+                    return;
+                }
+                moving[n] = m.2;
+                n += 1;
+            }
+        }
+        let moving = &moving[..n];
+        if !self.room(s, moving) {
+            return;
+        }
+        out.push((f, s));
+        let day = self.day[self.cur[f]];
+        for &g in &moving[1..] {
+            let keep = self.cand.slots[self.cur[g]].home;
+            match self.nearby(g, day, Some(keep), 2, moving, rng) {
+                Some(n) => out.push((g, n)),
+                None => {
+                    out.clear();
+                    return;
                 }
             }
         }
