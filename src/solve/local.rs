@@ -781,6 +781,13 @@ impl<'a> Anneal<'a> {
         ok[rng.below(n)]
     }
 
+    /// The fixtures with more than one slot: those a move can change.
+    fn movable(&self) -> Vec<usize> {
+        (0..self.cur.len())
+            .filter(|&f| self.slots_of[f].len() > 1)
+            .collect()
+    }
+
     /// Fixtures forming a directed cycle through `f` (h hosts a): a's fixture hosting h
     /// (two legs), or a hosts c and c hosts h.
     fn cycle(&self, f: usize, h: usize, a: usize, rng: &mut Rng) -> ([usize; 3], usize) {
@@ -823,9 +830,7 @@ impl<'a> Anneal<'a> {
         stop: &dyn Fn() -> bool,
     ) -> (u64, u64) {
         let mut rng = Rng::new(seed);
-        let movable: Vec<usize> = (0..self.cur.len())
-            .filter(|&f| self.slots_of[f].len() > 1)
-            .collect();
+        let movable = self.movable();
         if movable.is_empty() {
             return (0, 0);
         }
@@ -945,20 +950,25 @@ mod tests {
         }
     }
 
+    /// The Sussex instance, its candidates and a constructed valid start (of `seed`).
+    fn sussex_start(seed: u64) -> (League, Candidates, Vec<usize>) {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/instances/sussex-2026-7.toml");
+        let league = crate::model::read_league(std::path::Path::new(path)).unwrap();
+        let cand = formulate::candidates(&league, &crate::model::Rerun::default());
+        let cur =
+            crate::solve::construct::greedy(&league, &cand, seed).expect("a constructed start");
+        (league, cand, cur)
+    }
+
     /// The state a move updates in place (match lists, home counts, costs, the worst spread,
     /// venue loads) stays what a fresh pricing of the schedule gives, move after move, and the
     /// schedule stays valid: thousands of random moves, each taken whatever it costs.
     #[test]
     fn moves_keep_the_state_exact() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/instances/sussex-2026-7.toml");
-        let league = crate::model::read_league(std::path::Path::new(path)).unwrap();
-        let cand = formulate::candidates(&league, &crate::model::Rerun::default());
-        let cur = crate::solve::construct::greedy(&league, &cand, 1).expect("a constructed start");
+        let (league, cand, cur) = sussex_start(1);
         let w = league.weights;
         let mut sa = Anneal::new(&league, &cand, &w, &cur);
-        let movable: Vec<usize> = (0..cur.len())
-            .filter(|&f| sa.slots_of[f].len() > 1)
-            .collect();
+        let movable = sa.movable();
         let mut rng = Rng::new(7);
         let mut changes = Vec::new();
         let (mut taken, mut value) = (0, sa.objective());
@@ -996,15 +1006,10 @@ mod tests {
     /// such proposals could never be taken.
     #[test]
     fn proposals_keep_home_counts_and_room() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/instances/sussex-2026-7.toml");
-        let league = crate::model::read_league(std::path::Path::new(path)).unwrap();
-        let cand = formulate::candidates(&league, &crate::model::Rerun::default());
-        let cur = crate::solve::construct::greedy(&league, &cand, 3).expect("a constructed start");
+        let (league, cand, cur) = sussex_start(3);
         let w = league.weights;
         let mut sa = Anneal::new(&league, &cand, &w, &cur);
-        let movable: Vec<usize> = (0..cur.len())
-            .filter(|&f| sa.slots_of[f].len() > 1)
-            .collect();
+        let movable = sa.movable();
         let mut rng = Rng::new(11);
         let mut changes = Vec::new();
         let (mut flips, mut proposed) = (0, 0);
