@@ -1055,10 +1055,16 @@ division = "D"
             let coupled = coupled_bound(&league, &cand, &w, objective, far).unwrap();
             assert!(coupled <= objective + 1e-6, "{coupled} over {objective}");
             assert!(coupled > plain + 20.0, "{coupled} barely over {plain}");
-            // Its hall holds two matches a night: the venues' rows raise the bound.
+            // Its hall holds two matches a night: the venues' rows raise the bound. By how much
+            // depends on where the ranges stop, that is on the objective the 2 s solve reached,
+            // which depends on the machine's speed: 0.24 for one seed on a slower machine, more
+            // than 0.3 on a faster one. Without the venues' rows the two are equal.
             let days = super::coupled(&league, &cand, &w, objective, far, false).unwrap();
+            eprintln!(
+                "seed {seed}: objective {objective}, {coupled} with the venues, {days} without"
+            );
             assert!(
-                coupled > days + 0.3,
+                coupled > days + 0.1,
                 "{coupled} with the venues, {days} without"
             );
         }
