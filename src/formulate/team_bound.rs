@@ -1060,9 +1060,6 @@ division = "D"
             // which depends on the machine's speed: 0.24 for one seed on a slower machine, more
             // than 0.3 on a faster one. Without the venues' rows the two are equal.
             let days = super::coupled(&league, &cand, &w, objective, far, false).unwrap();
-            eprintln!(
-                "seed {seed}: objective {objective}, {coupled} with the venues, {days} without"
-            );
             assert!(
                 coupled > days + 0.1,
                 "{coupled} with the venues, {days} without"

@@ -12,12 +12,13 @@
 //! Moves: a fixture to another of its slots (date and/or home side), near its date or
 //! anywhere; two fixtures of one team trade dates (each to a slot near the other's, which
 //! reorders the team's home and away matches); a directed cycle of fixtures (A hosts B, B
-//! hosts C, C hosts A; or of four) reverses, each to a nearby date, which changes breaks while
-//! every team keeps its number of home matches. Every proposal goes only to slots that keep the rest
-//! days from its teams' other matches, to venues with room that day, and to sides the fixture
-//! has and its teams' home counts allow. Sussex at 10 s, seeds 1-11 odd: before these last two
-//! filters 37% of the proposals went to a full venue and 27% to sides no count allowed; the
-//! mean objective went 188.3 -> 180.7 (Middlesex 106.5 -> 104.2, Notts 137.3 -> 134.8).
+//! hosts C, C hosts A; or of four) reverses, each to a nearby date, which changes breaks
+//! while every team keeps its number of home matches. Every proposal goes only to slots that
+//! keep the rest days from its teams' other matches, to venues with room that day, and to
+//! sides the fixture has and its teams' home counts allow. Sussex at 10 s, seeds 1-11 odd:
+//! before these last two filters 37% of the proposals went to a full venue and 27% to sides
+//! no count allowed; the mean objective went 188.3 -> 180.7 (Middlesex 106.5 -> 104.2, Notts
+//! 137.3 -> 134.8).
 
 use super::Rng;
 use crate::formulate::quality::winter_share;
@@ -795,14 +796,17 @@ impl<'a> Anneal<'a> {
     /// number of matches a team's home count is fixed, and a cycle is the only way to change
     /// sides; the cycles of three through a fixture are often all blocked).
     fn cycle(&self, f: usize, h: usize, a: usize, rng: &mut Rng) -> ([usize; 4], usize) {
-        let hosts = |g: usize, x: usize, y: usize| {
-            let s = self.cand.slots[self.cur[g]];
-            s.home == x && s.away == y
-        };
         // The team fixture g's home team hosts now, when g can move and `x` hosts it.
         let guest = |g: usize, x: usize| {
             let s = self.cand.slots[self.cur[g]];
             (s.home == x && self.slots_of[g].len() > 1).then_some(s.away)
+        };
+        // A movable fixture of team x in which x hosts h: the one that closes the cycle.
+        let closing = |x: usize| {
+            self.cand.fixtures_of[x]
+                .iter()
+                .copied()
+                .find(|&e| guest(e, x) == Some(h))
         };
         let fs = &self.cand.fixtures_of[a];
         let start = rng.below(fs.len());
@@ -816,10 +820,7 @@ impl<'a> Anneal<'a> {
                     let Some(d) = guest(e, c).filter(|&d| d != a && d != h) else {
                         continue;
                     };
-                    if let Some(&x) = self.cand.fixtures_of[d]
-                        .iter()
-                        .find(|&&x| self.slots_of[x].len() > 1 && hosts(x, d, h))
-                    {
+                    if let Some(x) = closing(d) {
                         return ([f, g, e, x], 4);
                     }
                 }
@@ -836,10 +837,7 @@ impl<'a> Anneal<'a> {
             if c == h {
                 return ([f, g, 0, 0], 2);
             }
-            if let Some(&e) = self.cand.fixtures_of[c]
-                .iter()
-                .find(|&&e| self.slots_of[e].len() > 1 && hosts(e, c, h))
-            {
+            if let Some(e) = closing(c) {
                 return ([f, g, e, 0], 3);
             }
         }
