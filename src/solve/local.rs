@@ -7,8 +7,9 @@
 //! the change with the same objective the MIP minimises (breaks, avoid dates, long waits,
 //! spread, worst spread). A move that would break a rule is never taken, so the schedule stays
 //! valid throughout. In a double round robin a guide steers the walk below a worst spread of
-//! 14% (`GUIDE_KNEE`), in its test for taking a move only. The result is handed back to HiGHS, which measures it on the full model
-//! (an infeasible schedule there would be refused) and tries to improve it and bound it.
+//! 14% (`GUIDE_KNEE`), in its test for taking a move only. The result is handed back to HiGHS,
+//! which measures it on the full model (an infeasible schedule there would be refused) and
+//! tries to improve it and bound it.
 //!
 //! Moves: a fixture to another of its slots (date and/or home side), near its date or
 //! anywhere; two fixtures of one team trade dates (each to a slot near the other's, which
@@ -41,8 +42,8 @@ const MOVE_TEAMS: usize = 6;
 /// the league's and picks the best schedule. Above a worst spread of `GUIDE_KNEE`, each unit of
 /// it weighs `GUIDE_SLOPE` times `spread_max` more. There a move changes only dates; at one
 /// break for each point of worst spread the walk settles among lists with a few teams at 15-17%
-/// (Notts: a Newark team whose club starts late), and steered below 14% it finds better lists on
-/// lists no worse on the league's own objective. One thread, seeds 1-8, mean objective (worst
+/// (Notts: a Newark team whose club starts late); steered below 14% it finds lists no worse on
+/// the league's own objective. One thread, seeds 1-8, mean objective (worst
 /// spreads), without -> with: Notts at 60 s 134.6 -> 131.5 (14.5-17.9% -> 13.6-14.0%, and
 /// every list within 2 breaks, where none was), at 10 s 135.9 -> 135.4; Middlesex at 60 s
 /// 97.8 -> 96.8 (11.7-14.6% -> 12.0-14.2%), at 10 s 106.6 -> 104.7. Where sides can change it
@@ -51,6 +52,11 @@ const MOVE_TEAMS: usize = 6;
 /// 6.4 -> 8.5 breaks.
 const GUIDE_KNEE: f64 = 0.14;
 const GUIDE_SLOPE: f64 = 3.0;
+
+/// How far a worst spread lies above `GUIDE_KNEE` (0 below it).
+fn above_knee(z: f64) -> f64 {
+    (z - GUIDE_KNEE).max(0.0)
+}
 
 /// Each venue's room for league matches on each day of the season (venue × day, `days` a
 /// venue).
@@ -519,8 +525,7 @@ impl<'a> Anneal<'a> {
             worst = values[..nt].iter().map(|v| v.1).fold(rest, f64::max);
             delta += self.w.spread_max * (worst - self.worst);
         }
-        let above = |z: f64| (z - GUIDE_KNEE).max(0.0);
-        if delta + self.guide * (above(worst) - above(self.worst)) >= limit {
+        if delta + self.guide * (above_knee(worst) - above_knee(self.worst)) >= limit {
             self.scratch = lists;
             undo(self);
             return None;
@@ -1076,7 +1081,6 @@ mod tests {
         let movable = sa.movable();
         let mut rng = Rng::new(3);
         let mut changes = Vec::new();
-        let above = |z: f64| (z - GUIDE_KNEE).max(0.0);
         let mut refused = 0;
         for _ in 0..20_000 {
             sa.propose(&mut rng, &movable, &mut changes);
@@ -1092,7 +1096,7 @@ mod tests {
             };
             // Taken, it is priced on the objective alone.
             assert!((sa.objective() - before - d).abs() < 1e-9);
-            let rise = above(sa.worst) - above(worst_before);
+            let rise = above_knee(sa.worst) - above_knee(worst_before);
             sa.guide = 0.0;
             sa.try_move(&back, f64::INFINITY).expect("the move back");
             if rise > 1e-6 {
