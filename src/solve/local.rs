@@ -32,6 +32,18 @@ use std::time::Instant;
 /// One match of a team: (day of the season, at home, fixture).
 type TeamMatch = (i32, bool, usize);
 
+/// How many times colder the annealing ends than it starts. At 10 s, one thread, mean
+/// objective with the last temperature 0.02 (a fall of 105 at the default break weight) ->
+/// 0.4 (the fall of 5 gives 0.42; Sussex, seeds 1-12, 174.9 with it): Sussex, seeds 1-24, 183.5 -> 176.9 (breaks 6.8 -> 4.9); Middlesex, seeds 1-10,
+/// 101.9 -> 100.2; Notts 136.0 -> 132.7; the county league 105.3 -> 106.1 and the GTCL 64.9
+/// -> 65.1 (within their seeds' spread). At 60 s, seeds 1-6: Notts 129.9 -> 128.1, Middlesex
+/// 96.6 -> 96.4. Sussex at 10 s, seeds 1-12, with the last at 0.005, 0.1, 0.2, 0.6, 0.9, 1.3:
+/// 183.1, 179.5, 177.9, 176.3, 178.5, 194.5. Tried and dropped: two or three annealings each
+/// from the best so far, reheated to half or a third (182.6, 189.6), and the last tenth of the
+/// time spent cooling from the best to 0.005 (Sussex 175.2 over 24 seeds, but Notts 135.3,
+/// Middlesex 101.5).
+const T_FALL: f64 = 5.0;
+
 /// The most slots `Anneal::nearby` chooses among.
 const NEAR_MAX: usize = 8;
 /// The most teams one move touches (three fixtures).
@@ -891,8 +903,10 @@ impl<'a> Anneal<'a> {
         // The first temperature takes a move that adds a break a quarter of the time (e^-1/0.7).
         // Middlesex, Sussex and Notts at 10 s, seeds 1-11 odd, mean objective: 104.5, 188.9,
         // 138.6 with twice the break weight; 99.9, 186.9, 138.3 with 0.7; 114.0, 205.0, 140.9
-        // with 0.3.
-        let (t0, t1) = (0.7 * self.w.breaks.max(1.0), 0.02);
+        // with 0.3. The last is `T_FALL` times lower (the best schedule met is kept, so the
+        // walk need not end in a pit).
+        let t0 = 0.7 * self.w.breaks.max(1.0);
+        let t1 = t0 / T_FALL;
         let mut value = self.objective();
         let mut best = (value, self.cur.clone());
         if !self.reversible {
