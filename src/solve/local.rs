@@ -34,13 +34,14 @@ type TeamMatch = (i32, bool, usize);
 
 /// How many times colder the annealing ends than it starts. At 10 s, one thread, mean
 /// objective with the last temperature 0.02 (a fall of 105 at the default break weight) ->
-/// 0.4 (the fall of 5 gives 0.42; Sussex, seeds 1-12, 174.9 with it): Sussex, seeds 1-24, 183.5 -> 176.9 (breaks 6.8 -> 4.9); Middlesex, seeds 1-10,
-/// 101.9 -> 100.2; Notts 136.0 -> 132.7; the county league 105.3 -> 106.1 and the GTCL 64.9
-/// -> 65.1 (within their seeds' spread). At 60 s, seeds 1-6: Notts 129.9 -> 130.1, Middlesex
-/// 96.6 -> 96.0. Sussex at 10 s, seeds 1-12, with the last at 0.005, 0.1, 0.2, 0.6, 0.9, 1.3:
-/// 183.1, 179.5, 177.9, 176.3, 178.5, 194.5. Tried and dropped: two or three annealings each
-/// from the best so far, reheated to half or a third (182.6, 189.6), and the last tenth of the
-/// time spent cooling from the best to 0.005 (Sussex 175.2 over 24 seeds, but Notts 135.3,
+/// 0.4 (the fall of 5 gives 0.42; Sussex, seeds 1-12, 174.9 with it): Sussex, seeds 1-24,
+/// 183.5 -> 176.9 (breaks 6.8 -> 4.9); Middlesex, seeds 1-10, 101.9 -> 100.2; Notts 136.0 ->
+/// 132.7; the county league 105.3 -> 106.1 and the GTCL 64.9 -> 65.1 (within their seeds'
+/// spread). At 60 s, seeds 1-6: Notts 129.9 -> 130.1, Middlesex 96.6 -> 96.0. Sussex at 10 s,
+/// seeds 1-12, with the last at 0.005, 0.1, 0.2, 0.6, 0.9, 1.3: 183.1, 179.5, 177.9, 176.3,
+/// 178.5, 194.5. Tried and dropped: two or three annealings each from the best so far,
+/// reheated to half or a third (with the last at 0.02: 182.6, 189.6), and the last tenth of
+/// the time spent cooling from the best to 0.005 (Sussex 175.2 over 24 seeds, but Notts 135.3,
 /// Middlesex 101.5; at 60 s Notts 128.1, Middlesex 96.4).
 const T_FALL: f64 = 5.0;
 
