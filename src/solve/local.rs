@@ -46,10 +46,12 @@ type TeamMatch = (i32, bool, usize);
 const T_FALL: f64 = 5.0;
 
 /// The share of moves that start from a fixture of a costly team (`Anneal::costlier_team`);
-/// the rest start from any fixture. At 10 s, one thread, seeds 1-12, mean objective with none
-/// -> 0.3 / 0.5 / 0.8 of them: Sussex 178.2 -> 174.0 / 173.0 / 176.5 (breaks 6.1 -> 4.6 at
-/// 0.5); Middlesex 99.8 -> 102.1 / 97.6 / 100.0; Notts 136.1 -> 134.3 / 131.6 / 132.2; at 0.5
-/// the county league 106.8 -> 104.6 and the GTCL 64.0 -> 64.1.
+/// the rest start from any fixture. At 10 s, one thread, mean objective without -> with, seeds
+/// 1-24: Notts 135.9 -> 132.3, Middlesex 98.4 -> 97.4, Sussex 175.8 -> 175.6 (no change: 178.2
+/// -> 173.0 over seeds 1-12 but 173.4 -> 178.3 over 13-24); seeds 1-12: the county league
+/// 106.8 -> 104.6, the GTCL 64.0 -> 64.1. At 60 s, seeds 1-12, Middlesex 95.7 -> 93.6 (breaks
+/// 3.9 -> 2.6). Seeds 1-12 at 10 s with 0.3 and 0.8 of the moves (Sussex / Middlesex / Notts):
+/// 174.0 / 102.1 / 134.3 and 176.5 / 100.0 / 132.2, against 173.0 / 97.6 / 131.6 with 0.5.
 const COSTLY_SHARE: f64 = 0.5;
 
 /// The most slots `Anneal::nearby` chooses among.
