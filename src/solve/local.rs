@@ -50,8 +50,9 @@ const T_FALL: f64 = 5.0;
 /// 1-24: Notts 135.9 -> 132.3, Middlesex 98.4 -> 97.4, Sussex 175.8 -> 175.6 (no change: 178.2
 /// -> 173.0 over seeds 1-12 but 173.4 -> 178.3 over 13-24); seeds 1-12: the county league
 /// 106.8 -> 104.6, the GTCL 64.0 -> 64.1. At 60 s, Middlesex 95.7 -> 93.6 over seeds 1-12
-/// (breaks 3.9 -> 2.6) but 94.2 -> 94.0 over 13-24 (2.7 -> 3.3). Seeds 1-12 at 10 s with 0.3 and 0.8 of the moves (Sussex / Middlesex / Notts):
-/// 174.0 / 102.1 / 134.3 and 176.5 / 100.0 / 132.2, against 173.0 / 97.6 / 131.6 with 0.5.
+/// (breaks 3.9 -> 2.6) but 94.2 -> 94.0 over 13-24 (2.7 -> 3.3). Seeds 1-12 at 10 s with 0.3
+/// and 0.8 of the moves (Sussex / Middlesex / Notts): 174.0 / 102.1 / 134.3 and 176.5 /
+/// 100.0 / 132.2, against 173.0 / 97.6 / 131.6 with 0.5.
 const COSTLY_SHARE: f64 = 0.5;
 
 /// The most slots `Anneal::nearby` chooses among.
@@ -1095,17 +1096,8 @@ mod tests {
             if i % 500 == 0 {
                 let fresh = Anneal::new(&league, &cand, &w, &sa.cur);
                 assert!(fresh.valid(), "move {i} broke a rule");
-                assert!(
-                    (fresh.objective() - sa.objective()).abs() < 1e-6,
-                    "move {i}"
-                );
                 assert!((fresh.objective() - value).abs() < 1e-6, "move {i}");
-                assert_eq!(fresh.team_z, sa.team_z);
-                assert_eq!(fresh.worst, sa.worst);
-                assert_eq!(fresh.matches, sa.matches);
-                assert_eq!(fresh.home_count, sa.home_count);
-                assert_eq!(fresh.load, sa.load);
-                assert_eq!(fresh.club_dates, sa.club_dates);
+                assert_same_state(&fresh, &sa, &format!("move {i}"));
             }
         }
         assert!(taken > 1_000, "only {taken} moves taken");
@@ -1115,13 +1107,23 @@ mod tests {
         assert_ne!(sa.cur, cur);
         sa.place(&cur);
         assert_eq!(sa.cur, fresh.cur);
-        assert!((fresh.objective() - sa.objective()).abs() < 1e-9);
-        assert_eq!(fresh.team_cost, sa.team_cost);
-        assert_eq!(fresh.matches, sa.matches);
-        assert_eq!(fresh.home_count, sa.home_count);
-        assert_eq!(fresh.load, sa.load);
-        assert_eq!(fresh.club_home, sa.club_home);
-        assert_eq!(fresh.club_dates, sa.club_dates);
+        assert_same_state(&fresh, &sa, "placed again");
+    }
+
+    /// The state `sa` keeps in place equals a fresh pricing's (`fresh`) of the same schedule.
+    fn assert_same_state(fresh: &Anneal, sa: &Anneal, what: &str) {
+        assert!(
+            (fresh.objective() - sa.objective()).abs() < 1e-6,
+            "{what}: objective"
+        );
+        assert_eq!(fresh.team_cost, sa.team_cost, "{what}: team costs");
+        assert_eq!(fresh.team_z, sa.team_z, "{what}: spreads");
+        assert_eq!(fresh.worst, sa.worst, "{what}: worst spread");
+        assert_eq!(fresh.matches, sa.matches, "{what}: match lists");
+        assert_eq!(fresh.home_count, sa.home_count, "{what}: home counts");
+        assert_eq!(fresh.load, sa.load, "{what}: venue loads");
+        assert_eq!(fresh.club_home, sa.club_home, "{what}: club home dates");
+        assert_eq!(fresh.club_dates, sa.club_dates, "{what}: club date counts");
     }
 
     /// `costlier_team` draws the costly teams more often than a plain draw: the mean cost of
