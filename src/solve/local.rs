@@ -62,17 +62,19 @@ const COSTLY_SHARE: f64 = 0.5;
 /// barrier that only a few moves together repay: Sussex's best lists play the Horsham derby on
 /// 13 October (one avoid date, 10 points) so that both teams can play in November, which lies
 /// before the winter break and evens their spread; at 10 s, 3 runs of 24 found it without
-/// kicks, 7 with them (16 with half the proposals in kicks). One thread, 10 s, mean objective, without kicks -> with kicks every 3,000 steps
-/// (a quarter of the proposals), seeds 1-24: Sussex 176.6 -> 172.6 (worst spread above 20% in
-/// 18 -> 12 lists), Middlesex 102.0 -> 98.9, Notts 136.3 -> 134.7; seeds 1-12: the county
-/// league 112.6 -> 108.5, the GTCL 64.7 -> 64.5; the 150-team league, seeds 1-8, 290.2 ->
-/// 285.7. Every 1,000 steps (half the proposals): Sussex 169.6 but Middlesex 102.1 and Notts
-/// 138.0. Repairs at the walk's temperature, or over the teams the repair touches too (at
-/// most 12): Sussex 168.7 and 171.0 (half the proposals).
+/// kicks, 7 with them (16 with half the proposals in kicks). One thread, 10 s, mean objective,
+/// without kicks -> with kicks every 3,000 steps (a quarter of the proposals), seeds 1-24:
+/// Sussex 176.6 -> 172.6 (worst spread above 20% in 18 -> 12 lists), Middlesex 102.0 -> 98.9,
+/// Notts 136.3 -> 134.7; seeds 1-12: the county league 112.6 -> 108.5, the GTCL 64.7 -> 64.5;
+/// the 150-team league, seeds 1-8, 290.2 -> 285.7. Every 1,000 steps (half the proposals):
+/// Sussex 169.6 but Middlesex 102.1 and Notts 138.0. Repairs at the walk's temperature, or
+/// over the teams the repair touches too (at most 12): Sussex 168.7 and 171.0 (half the
+/// proposals).
 ///
-/// In a large league the walk is still far from settled at 10 s and kicks cost it more than they
-/// find (the 600-team league at 10 s, seeds 1-2: 1339 -> 1443; 300 teams 611 -> 641): the kicks
-/// come every `KICK_SWEEPS` times as many steps as the league has fixtures, when that is more.
+/// In a large league the walk is still far from settled at 10 s and kicks cost it more than
+/// they find (the 600-team league at 10 s, seeds 1-2: 1339 -> 1443; 300 teams 611 -> 641):
+/// the kicks come every `KICK_SWEEPS` times as many steps as the league has fixtures, when
+/// that is more (1310 and 596).
 const KICK_EVERY: u64 = 3000;
 const KICK_SWEEPS: u64 = 20;
 const KICK_REPAIR: usize = 1000;
