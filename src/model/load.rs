@@ -334,7 +334,8 @@ impl<'a> Cx<'a> {
         }
     }
 
-    /// Names must be unique within their kind; returns name -> index.
+    /// Names must be unique within their kind, readable, and safe in every file they are
+    /// written to; returns name -> index.
     fn names<T>(
         &mut self,
         items: &[Spanned<T>],
@@ -349,6 +350,15 @@ impl<'a> Cx<'a> {
                     n.span().start,
                     "name",
                     Problem::BadValue(format!("a {what} name may not be empty")),
+                );
+            } else if let Some(why) = unsafe_name(n.get_ref()) {
+                self.err(
+                    n.span().start,
+                    "name",
+                    Problem::BadValue(format!(
+                        "the {what} name \"{}\" {why}",
+                        n.get_ref().escape_debug()
+                    )),
                 );
             }
             if let Some(&first) = map.get(n.get_ref()) {
@@ -578,6 +588,16 @@ impl<'a> Cx<'a> {
             }
         }
 
+        if let Some(why) = unsafe_name(raw.name.get_ref()) {
+            self.err(
+                raw.name.span().start,
+                "name",
+                Problem::BadValue(format!(
+                    "the league name \"{}\" {why}",
+                    raw.name.get_ref().escape_debug()
+                )),
+            );
+        }
         let mut league = League {
             name: raw.name.get_ref().clone(),
             start,
@@ -616,6 +636,16 @@ impl<'a> Cx<'a> {
             let at = cups.span().start;
             for cup in cups.get_ref().all() {
                 if let Some(c) = self.cup(cup, at, &league, &team_ix, &div_ix) {
+                    if let Some(why) = unsafe_name(&c.name) {
+                        self.err(
+                            at,
+                            "cup.name",
+                            Problem::BadValue(format!(
+                                "the cup name \"{}\" {why}",
+                                c.name.escape_debug()
+                            )),
+                        );
+                    }
                     if league.cups.iter().any(|o| o.name == c.name) {
                         self.err(
                             at,
@@ -1241,4 +1271,17 @@ pub fn parse_iso_date(s: &str) -> Option<NaiveDate> {
         return None;
     }
     NaiveDate::parse_from_str(s, "%Y-%m-%d").ok()
+}
+
+/// Why a name cannot be written safely into a fixture list, calendar or spreadsheet, if it
+/// cannot: a control character (a line break would start a new line of a calendar) or a
+/// first character a spreadsheet takes as the start of a formula.
+pub fn unsafe_name(name: &str) -> Option<&'static str> {
+    if name.chars().any(char::is_control) {
+        return Some("holds a line break, tab or other control character");
+    }
+    if name.trim_start().starts_with(['=', '+', '-', '@']) {
+        return Some("starts with =, +, - or @, which a spreadsheet would run as a formula");
+    }
+    None
 }

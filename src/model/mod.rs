@@ -11,7 +11,7 @@ pub use error::{InputError, InputErrors, Problem};
 pub use list::{
     sort_matches, Extra, ExtraKind, FixtureList, Match, Rerun, CSV_HEADER, EXTRA_ROUNDS,
 };
-pub use load::{parse_iso_date, parse_league, read_league};
+pub use load::{parse_iso_date, parse_league, read_league, unsafe_name};
 
 use chrono::{Datelike, NaiveDate, Weekday};
 use std::collections::{BTreeMap, BTreeSet};

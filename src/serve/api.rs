@@ -802,9 +802,24 @@ pub(crate) async fn import_entries(
     let Ok(bytes) = base64::engine::general_purpose::STANDARD.decode(req.data.trim()) else {
         return error(StatusCode::BAD_REQUEST, "data is not base64");
     };
-    let sheets = match crate::import::read_workbook(&bytes, &req.name, "Teams") {
-        Ok(s) => s,
-        Err(e) => return cell_errors(&[e]),
+    // Off the async threads, and at most `IMPORTS` at once: each is bounded in memory
+    // (`import::bounded`), and so are all of them together.
+    let Ok(_permit) = app.imports.acquire().await else {
+        return error(StatusCode::SERVICE_UNAVAILABLE, "the service is stopping");
+    };
+    let name = req.name.clone();
+    let read =
+        tokio::task::spawn_blocking(move || crate::import::read_workbook(&bytes, &name, "Teams"))
+            .await;
+    let sheets = match read {
+        Ok(Ok(s)) => s,
+        Ok(Err(e)) => return cell_errors(&[e]),
+        Err(_) => {
+            return error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the workbook did not read",
+            )
+        }
     };
     match crate::import::import(&req.league, &sheets) {
         Ok(league) => Json(serde_json::json!({ "league": league })).into_response(),

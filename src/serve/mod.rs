@@ -72,7 +72,12 @@ impl Config {
 pub(crate) struct App {
     pub(crate) store: Store,
     pub(crate) cfg: Config,
+    /// Workbook imports read at once (each within `import::bounded`'s budget).
+    pub(crate) imports: tokio::sync::Semaphore,
 }
+
+/// Workbook imports read at once.
+const IMPORTS: usize = 2;
 
 pub(crate) type Shared = Arc<App>;
 
@@ -126,6 +131,7 @@ pub fn serve(cfg: Config) -> Result<(), String> {
         let app = Arc::new(App {
             store,
             cfg: cfg.clone(),
+            imports: tokio::sync::Semaphore::new(IMPORTS),
         });
         let listener = tokio::net::TcpListener::bind(&cfg.bind)
             .await

@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod bombs;
 pub mod service;
 
 use fixtures::check::{self, Report};

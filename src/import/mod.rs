@@ -9,6 +9,8 @@ use crate::model::{parse_league, Hosting, League};
 use chrono::{Datelike, NaiveDate};
 use std::collections::BTreeSet;
 use std::fmt;
+pub mod bounded;
+
 use toml_edit::{value, Array, ArrayOfTables, DocumentMut, InlineTable, Item, Table};
 
 /// One cell as read from a sheet.
@@ -87,7 +89,8 @@ const TEAMS: [&str; 10] = [
 const CLUBS: [&str; 5] = ["Club", "Venue", "Nights", "Start time", "Max home dates"];
 const VENUES: [&str; 5] = ["Venue", "Capacity", "Capacity on", "Closed", "Start time"];
 
-/// Reads a workbook (XLSX, XLS, ODS) or a CSV file (one sheet, named after `sheet_for_csv`).
+/// Reads a workbook (XLSX, ODS) or a CSV file (one sheet, named after `sheet_for_csv`), within
+/// the memory budget of `bounded` whatever the file claims.
 pub fn read_workbook(
     bytes: &[u8],
     file: &str,
@@ -100,38 +103,33 @@ pub fn read_workbook(
         message,
     };
     if file.to_ascii_lowercase().ends_with(".csv") {
-        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        let mut reader = csv::ReaderBuilder::new()
-            .has_headers(false)
-            .flexible(true)
-            .from_reader(bytes);
-        let mut rows = Vec::new();
-        for r in reader.records() {
-            let r = r.map_err(|e| whole(format!("not CSV: {e}")))?;
-            rows.push(
-                r.iter()
-                    .map(|f| {
-                        if f.trim().is_empty() {
-                            Cell::Empty
-                        } else {
-                            Cell::Text(f.to_string())
-                        }
-                    })
-                    .collect(),
-            );
-        }
-        return Ok(vec![Sheet {
-            name: sheet_for_csv.to_string(),
-            rows,
-        }]);
+        return read_csv(bytes, sheet_for_csv).map_err(whole);
     }
-    use calamine::{Data, Reader};
+    if !bounded::check_unpacked(bytes).map_err(whole)? {
+        return Err(whole(
+            "not a spreadsheet this reads: save it as XLSX (Excel), ODS (LibreOffice) or CSV"
+                .into(),
+        ));
+    }
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes))
+        .map_err(|e| whole(format!("not a spreadsheet: {e}")))?;
+    if zip.by_name("xl/workbook.xml").is_ok() {
+        return read_xlsx(bytes).map_err(whole);
+    }
+    if zip.by_name("content.xml").is_err() {
+        return Err(whole(
+            "not a spreadsheet this reads: save it as XLSX (Excel), ODS (LibreOffice) or CSV"
+                .into(),
+        ));
+    }
+    for (sheet, span) in bounded::ods_spans(bytes).map_err(whole)? {
+        if let Some(span) = span {
+            span.check(&sheet).map_err(whole)?;
+        }
+    }
+    use calamine::Reader;
     let mut book = calamine::open_workbook_auto_from_rs(std::io::Cursor::new(bytes.to_vec()))
-        .map_err(|e| {
-            whole(format!(
-                "not a spreadsheet (XLSX, XLS or ODS) or a CSV file: {e}"
-            ))
-        })?;
+        .map_err(|e| whole(format!("not a spreadsheet (ODS): {e}")))?;
     let mut out = Vec::new();
     for name in book.sheet_names().to_owned() {
         let range = book
@@ -139,28 +137,125 @@ pub fn read_workbook(
             .map_err(|e| whole(format!("sheet {name} cannot be read: {e}")))?;
         let rows = range
             .rows()
-            .map(|r| {
-                r.iter()
-                    .map(|c| match c {
-                        Data::Empty => Cell::Empty,
-                        Data::String(s) if s.trim().is_empty() => Cell::Empty,
-                        Data::String(s) | Data::DateTimeIso(s) | Data::DurationIso(s) => {
-                            Cell::Text(s.clone())
-                        }
-                        Data::Int(i) => Cell::Number(*i as f64),
-                        Data::Float(f) => Cell::Number(*f),
-                        Data::Bool(b) => Cell::Text(b.to_string()),
-                        Data::DateTime(d) => {
-                            serial_date(d.as_f64()).map_or(Cell::Number(d.as_f64()), Cell::Date)
-                        }
-                        Data::Error(e) => Cell::Text(format!("#{e:?}")),
-                    })
-                    .collect()
-            })
+            .map(|r| r.iter().map(cell_of).collect())
             .collect();
         out.push(Sheet { name, rows });
     }
     Ok(out)
+}
+
+/// A CSV file as one sheet, refusing one of more than `bounded::MAX_CELLS` fields.
+fn read_csv(bytes: &[u8], sheet: &str) -> Result<Vec<Sheet>, String> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(bytes);
+    let mut rows = Vec::new();
+    let mut cells = 0u64;
+    for r in reader.records() {
+        let r = r.map_err(|e| format!("not CSV: {e}"))?;
+        cells += r.len() as u64;
+        if cells > bounded::MAX_CELLS {
+            return Err(format!(
+                "the file holds more than {} cells; at most that many are read",
+                bounded::MAX_CELLS
+            ));
+        }
+        rows.push(
+            r.iter()
+                .map(|f| {
+                    if f.trim().is_empty() {
+                        Cell::Empty
+                    } else {
+                        Cell::Text(f.to_string())
+                    }
+                })
+                .collect(),
+        );
+    }
+    Ok(vec![Sheet {
+        name: sheet.to_string(),
+        rows,
+    }])
+}
+
+/// An XLSX workbook, each sheet read as a stream of its filled cells: the grid is built only
+/// once the cells' span is known to be within `bounded::MAX_CELLS`.
+fn read_xlsx(bytes: &[u8]) -> Result<Vec<Sheet>, String> {
+    use calamine::{DataRef, Reader};
+    let mut book: calamine::Xlsx<_> = calamine::open_workbook_from_rs(std::io::Cursor::new(bytes))
+        .map_err(|e| format!("not a spreadsheet (XLSX): {e}"))?;
+    let mut out = Vec::new();
+    for name in book.sheet_names().to_owned() {
+        let mut reader = book
+            .worksheet_cells_reader(&name)
+            .map_err(|e| format!("sheet {name} cannot be read: {e}"))?;
+        let mut filled = Vec::new();
+        let mut span: Option<bounded::Span> = None;
+        let mut text = 0u64;
+        while let Some(c) = reader
+            .next_cell()
+            .map_err(|e| format!("sheet {name} cannot be read: {e}"))?
+        {
+            let (row, col) = c.get_position();
+            let value = match c.get_value() {
+                DataRef::Empty => continue,
+                DataRef::SharedString(s) => calamine::Data::String(s.to_string()),
+                DataRef::String(s) => calamine::Data::String(s.clone()),
+                DataRef::Int(i) => calamine::Data::Int(*i),
+                DataRef::Float(f) => calamine::Data::Float(*f),
+                DataRef::Bool(b) => calamine::Data::Bool(*b),
+                DataRef::DateTime(d) => calamine::Data::DateTime(*d),
+                DataRef::DateTimeIso(s) => calamine::Data::DateTimeIso(s.clone()),
+                DataRef::DurationIso(s) => calamine::Data::DurationIso(s.clone()),
+                DataRef::Error(e) => calamine::Data::Error(e.clone()),
+            };
+            text += match &value {
+                calamine::Data::String(s) => s.len() as u64,
+                _ => 8,
+            };
+            if text > bounded::MAX_UNPACKED || filled.len() as u64 >= bounded::MAX_CELLS {
+                return Err(format!(
+                    "sheet {name} holds more than {} MiB of text or {} cells; at most that \
+                     much is read",
+                    bounded::MAX_UNPACKED >> 20,
+                    bounded::MAX_CELLS
+                ));
+            }
+            let here = bounded::Span::at(row.into(), col.into());
+            let grown = span.map_or(here, |s| s.with(here));
+            grown.check(&name)?;
+            span = Some(grown);
+            filled.push((row as usize, col as usize, cell_of(&value)));
+        }
+        let mut rows = Vec::new();
+        if let Some(s) = span {
+            let (r0, c0) = (s.rows.0 as usize, s.cols.0 as usize);
+            let width = (s.cols.1 - s.cols.0 + 1) as usize;
+            rows = vec![vec![Cell::Empty; width]; (s.rows.1 - s.rows.0 + 1) as usize];
+            for (r, c, cell) in filled {
+                rows[r - r0][c - c0] = cell;
+            }
+        }
+        out.push(Sheet { name, rows });
+    }
+    Ok(out)
+}
+
+/// One cell of the spreadsheet reader as a `Cell`.
+fn cell_of(c: &calamine::Data) -> Cell {
+    use calamine::Data;
+    match c {
+        Data::Empty => Cell::Empty,
+        Data::String(s) if s.trim().is_empty() => Cell::Empty,
+        Data::String(s) | Data::DateTimeIso(s) | Data::DurationIso(s) => Cell::Text(s.clone()),
+        Data::Int(i) => Cell::Number(*i as f64),
+        Data::Float(f) => Cell::Number(*f),
+        Data::Bool(b) => Cell::Text(b.to_string()),
+        Data::DateTime(d) => serial_date(d.as_f64()).map_or(Cell::Number(d.as_f64()), Cell::Date),
+        Data::Error(e) => Cell::Text(format!("#{e:?}")),
+    }
 }
 
 /// A spreadsheet's date serial number (days since 30 December 1899) as a date.
