@@ -195,6 +195,12 @@ fn error_row(e: &str) -> Row {
     }
 }
 
+/// A batch queues every scenario at once: its own store, no one else's jobs to share with.
+const UNCAPPED: crate::store::Caps = crate::store::Caps {
+    per_account: i64::MAX,
+    queue: i64::MAX,
+};
+
 /// Submits a scenario as a job: its id.
 async fn submit(
     store: &Store,
@@ -214,9 +220,10 @@ async fn submit(
     };
     let spec = serde_json::to_string(&spec).map_err(|e| e.to_string())?;
     let job = store
-        .submit(user, &league, &version, &spec, sc.time_limit)
+        .submit(user, &league, &version, &spec, sc.time_limit, UNCAPPED)
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| e.to_string())?
+        .map_err(|full| format!("the queue refused the job: {full:?}"))?;
     Ok((job.id, sc))
 }
 

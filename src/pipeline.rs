@@ -346,3 +346,25 @@ pub fn rerun(
         played: plan.played,
     })
 }
+
+/// Bytes of memory a solve takes per candidate slot, for the size model: the annealing peaks
+/// at about 190 bytes a slot (generated 150- and 600-team leagues, 10 s); five times that
+/// leaves room for the MIP and its drafts.
+pub const BYTES_PER_SLOT: u64 = 1024;
+
+/// Whether a league fits a solve within `memory_mib` MiB: the number of its candidate slots
+/// (counted no further than the budget allows), or why it does not fit, in words a secretary
+/// can act on.
+pub fn fits(league: &League, memory_mib: u64) -> Result<usize, String> {
+    let limit = (memory_mib.saturating_mul(1 << 20) / BYTES_PER_SLOT) as usize;
+    let n = crate::formulate::count_slots(league, &Rerun::default(), limit);
+    if n <= limit {
+        return Ok(n);
+    }
+    Err(format!(
+        "this league is too large to solve here: its {} fixtures have more than {limit} \
+         possible dates between them, which would need more than the {memory_mib} MiB a solve \
+         may use; shorten the season, play on fewer nights, or split the largest division",
+        league.fixtures().len()
+    ))
+}

@@ -6,6 +6,7 @@ mod common;
 use common::bombs;
 use common::service::{Db, Server, BACKENDS};
 use fixtures::import::read_workbook;
+use std::process::Command;
 
 fn refused(bytes: &[u8], file: &str) -> String {
     match read_workbook(bytes, file, "Teams") {
@@ -143,4 +144,252 @@ fn formula_and_control_character_names_are_refused_at_load() {
     let errors = fixtures::import::import(base, &sheets).unwrap_err();
     let all: String = errors.iter().map(|e| e.to_string()).collect();
     assert!(all.contains("formula"), "{all}");
+}
+
+/// 141 teams in one double round robin over ten years, every night: within the league file's
+/// limits, but a solve would need gigabytes. The size model refuses it when it is submitted.
+#[test]
+fn a_job_too_large_for_a_worker_is_refused_when_submitted() {
+    let mut lg = common::Lg::new("2026-09-01", "2036-08-31").division("Division 1", "double");
+    for i in 0..141 {
+        lg = lg.club(&format!("Club {i}"), "").team(
+            &format!("Team {i}"),
+            &format!("Club {i}"),
+            "Division 1",
+            "",
+        );
+    }
+    let text = lg.toml();
+    let league = fixtures::model::parse_league(&text, "league.toml").unwrap();
+    let why = fixtures::pipeline::fits(&league, 4096).unwrap_err();
+    assert!(why.contains("too large to solve here"), "{why}");
+    assert!(fixtures::pipeline::fits(
+        &common::Lg::new("2026-09-01", "2027-04-30")
+            .division("D", "double")
+            .club("A", "")
+            .club("B", "")
+            .team("A1", "A", "D", "")
+            .team("B1", "B", "D", "")
+            .league(),
+        4096
+    )
+    .is_ok());
+    let db = Db::new(BACKENDS[0]);
+    let mut s = Server::start(&db, &["--workers", "1"]);
+    let (code, body, _) = s.submit(&text, 30);
+    assert_eq!(code, 422, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("too large"),
+        "{body}"
+    );
+    assert!(s.alive());
+}
+
+/// The processes whose parent is `pid`.
+fn children(pid: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for task in std::fs::read_dir(format!("/proc/{pid}/task"))
+        .unwrap()
+        .flatten()
+    {
+        let text = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
+        out.extend(
+            text.split_whitespace()
+                .filter_map(|p| p.parse::<u32>().ok()),
+        );
+    }
+    out
+}
+
+/// A solve that dies (as one that cannot allocate aborts) fails its job with the reason; the
+/// server, whose worker it was, stays up and takes the next job.
+#[test]
+fn a_solve_that_dies_fails_its_job_not_the_server() {
+    let db = Db::new(BACKENDS[0]);
+    let mut s = Server::start(&db, &["--workers", "1"]);
+    let league = include_str!("../instances/sussex-2026-7.toml");
+    let (code, body, _) = s.submit(league, 60);
+    assert_eq!(code, 202, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
+    s.wait_running(&id);
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let solve = loop {
+        if let Some(&c) = children(s.pid()).first() {
+            break c;
+        }
+        assert!(std::time::Instant::now() < end, "no solve process");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert!(Command::new("kill")
+        .args(["-9", &solve.to_string()])
+        .status()
+        .unwrap()
+        .success());
+    let v = s.wait(&id, std::time::Duration::from_secs(30));
+    assert_eq!(v["state"], "failed", "{v}");
+    assert!(v.to_string().contains("stopped without a result"), "{v}");
+    assert!(s.alive());
+    let (code, body, _) = s.submit(league, 1);
+    assert_eq!(code, 202, "{body}");
+    let v = s.wait(
+        body["id"].as_str().unwrap(),
+        std::time::Duration::from_secs(60),
+    );
+    assert_eq!(v["state"], "done", "{v}");
+}
+
+fn tiny_league() -> String {
+    common::Lg::new("2026-09-01", "2027-04-30")
+        .division("D", "double")
+        .club("A", "")
+        .club("B", "")
+        .team("A1", "A", "D", "")
+        .team("B1", "B", "D", "")
+        .toml()
+}
+
+/// Posts the tiny league as each token at once (`per` times each): how many were accepted,
+/// and that every other answer was 429.
+fn post_at_once(s: &Server, tokens: &[String], per: usize) -> usize {
+    let league = tiny_league();
+    let codes: Vec<u16> = std::thread::scope(|scope| {
+        let handles: Vec<_> = tokens
+            .iter()
+            .flat_map(|t| std::iter::repeat_n(t, per))
+            .map(|t| {
+                let (url, league) = (format!("{}/api/jobs?time_limit=1", s.base), &league);
+                scope.spawn(move || {
+                    match ureq::post(&url)
+                        .set("Authorization", &format!("Bearer {t}"))
+                        .send_string(league)
+                    {
+                        Ok(r) => r.status(),
+                        Err(ureq::Error::Status(c, _)) => c,
+                        Err(e) => panic!("{e}"),
+                    }
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert!(codes.iter().all(|c| *c == 202 || *c == 429), "{codes:?}");
+    codes.iter().filter(|c| **c == 202).count()
+}
+
+/// 50 concurrent posts by one account pass its cap of 8 not once; 50 accounts posting at once
+/// pass the queue's cap of 16 not once; on both stores.
+#[test]
+fn queue_caps_hold_under_concurrent_posts() {
+    for backend in BACKENDS {
+        let db = Db::new(backend);
+        let s = Server::start(&db, &["--workers", "0"]);
+        assert_eq!(
+            post_at_once(&s, std::slice::from_ref(&s.token), 50),
+            8,
+            "{backend:?}"
+        );
+        drop(s);
+        let db = Db::new(backend);
+        let tokens: Vec<String> = (0..50).map(|i| db.user(&format!("club{i}"))).collect();
+        let s = Server::start_as(&db, &["--workers", "0"], tokens[0].clone());
+        assert_eq!(post_at_once(&s, &tokens, 1), 16, "{backend:?}");
+    }
+}
+
+/// POST /api/login as `name` with `password`, from `forwarded` (X-Forwarded-For): the status.
+fn login(s: &Server, name: &str, password: &str, forwarded: Option<&str>) -> u16 {
+    let mut req = ureq::post(&format!("{}/api/login", s.base));
+    if let Some(f) = forwarded {
+        req = req.set("X-Forwarded-For", f);
+    }
+    let body = serde_json::json!({ "name": name, "password": password }).to_string();
+    match req
+        .set("Content-Type", "application/json")
+        .send_string(&body)
+    {
+        Ok(r) => r.status(),
+        Err(ureq::Error::Status(c, _)) => c,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// 150 concurrent wrong logins from one address: exactly 5 are checked (each an argon2 hash),
+/// the rest refused before hashing; the owner, from another address behind the trusted proxy,
+/// still logs in; a client not behind the proxy cannot dodge the limit with the header.
+#[test]
+fn login_limits_hold_under_concurrency_and_per_address() {
+    let db = Db::new(BACKENDS[0]);
+    let mut s = Server::start(&db, &["--workers", "0", "--trusted-proxy", "127.0.0.1"]);
+    let codes: Vec<u16> = std::thread::scope(|scope| {
+        let hs: Vec<_> = (0..150)
+            .map(|_| scope.spawn(|| login(&s, "owner", "wrong", Some("192.0.2.7"))))
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(codes.iter().filter(|c| **c == 401).count(), 5, "{codes:?}");
+    assert_eq!(
+        codes.iter().filter(|c| **c == 429).count(),
+        145,
+        "{codes:?}"
+    );
+    assert_eq!(login(&s, "owner", "secret-owner", Some("192.0.2.7")), 429);
+    assert_eq!(
+        login(&s, "owner", "secret-owner", Some("198.51.100.9")),
+        200
+    );
+    // The same account name in another form is the same account to the limiter.
+    assert_eq!(login(&s, "OWNER", "wrong", Some("192.0.2.7")), 429);
+    assert!(s.alive());
+    let peak = s.peak_rss_mib();
+    assert!(peak < 512, "peak RSS {peak} MiB");
+    drop(s);
+    let db = Db::new(BACKENDS[0]);
+    let s = Server::start(&db, &["--workers", "0"]);
+    for i in 0..5 {
+        assert_eq!(
+            login(&s, "owner", "wrong", Some(&format!("192.0.2.{i}"))),
+            401
+        );
+    }
+    assert_eq!(
+        login(&s, "owner", "wrong", Some("192.0.2.99")),
+        429,
+        "header ignored"
+    );
+}
+
+/// SIGINT and SIGTERM stop a worker's solve and hand its job back at once: queued again within
+/// 2 s of the clean stop, solved by the next worker, stored once.
+#[test]
+fn a_stopped_worker_hands_its_job_back_at_once() {
+    use common::service::Worker;
+    use std::time::{Duration, Instant};
+    for backend in BACKENDS {
+        for signal in ["TERM", "INT"] {
+            let db = Db::new(backend);
+            let s = Server::start(&db, &["--workers", "0"]);
+            let mut w = Worker::start(&db, 30);
+            let (code, body, _) = s.submit(&tiny_league(), 20);
+            assert_eq!(code, 202, "{body}");
+            let id = body["id"].as_str().unwrap().to_string();
+            s.wait_running(&id);
+            let t = Instant::now();
+            assert!(
+                w.stop_with(signal, Duration::from_secs(10)),
+                "{signal}: still running"
+            );
+            let status = |s: &Server| -> serde_json::Value {
+                serde_json::from_str(&s.get(&format!("/api/jobs/{id}")).1).unwrap()
+            };
+            let v = status(&s);
+            assert_eq!(v["state"], "queued", "{backend:?} {signal}: {v}");
+            assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+            assert_eq!(v["attempts"], 0, "a clean stop is not an attempt: {v}");
+            let _w2 = Worker::start(&db, 30);
+            s.wait_running(&id);
+            let v = s.wait(&id, Duration::from_secs(60));
+            assert_eq!(v["state"], "done", "{v}");
+            assert_eq!(v["attempts"], 1, "{v}");
+        }
+    }
 }

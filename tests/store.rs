@@ -27,8 +27,19 @@ async fn claims_fences_and_retention(url: &str) {
     for _ in 0..3 {
         ids.push(
             store
-                .submit(&alice, &league, &version, "{}", 1.0)
+                .submit(
+                    &alice,
+                    &league,
+                    &version,
+                    "{}",
+                    1.0,
+                    fixtures::store::Caps {
+                        per_account: 8,
+                        queue: 16,
+                    },
+                )
                 .await
+                .unwrap()
                 .unwrap()
                 .id,
         );

@@ -90,6 +90,8 @@ enum Command {
     Split(formats::SplitArgs),
     Serve(serve::Args),
     Worker(worker::Args),
+    #[command(hide = true)]
+    SolveJob(worker::SolveJobArgs),
     Suggest(suggest::Args),
     Compare(compare::Args),
     Report(report::Args),
@@ -116,6 +118,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Split(a) => formats::split(a),
         Command::Serve(a) => serve::run(a),
         Command::Worker(a) => worker::run(a),
+        Command::SolveJob(a) => worker::solve_job(a),
         Command::Suggest(a) => suggest::run(a),
         Command::Compare(a) => compare::run(a),
         Command::Report(a) => report::run(a),

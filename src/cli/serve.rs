@@ -41,6 +41,14 @@ pub struct Args {
     /// (for a service run for one league's committee).
     #[arg(long)]
     no_signup: bool,
+    /// MiB of memory one solve may use: a job whose league would need more is refused when
+    /// submitted, and a solve's process cannot allocate past it.
+    #[arg(long, default_value_t = fixtures::serve::worker::DEFAULT_MEMORY_MIB)]
+    worker_memory: u64,
+    /// A reverse proxy or load balancer in front (repeatable): for its requests the client's
+    /// address, which login limits count by, is the last one in X-Forwarded-For it did not add.
+    #[arg(long = "trusted-proxy", value_name = "IP")]
+    trusted_proxies: Vec<std::net::IpAddr>,
     /// Create an account with this name (password from FIXTURES_PASSWORD, else random), print
     /// its password and an API token, and exit.
     #[arg(long, value_name = "NAME")]
@@ -62,6 +70,8 @@ pub fn run(a: Args) -> Result<(), CliError> {
         lease: a.lease.max(2),
         secure_cookies: a.secure_cookies,
         signup: !a.no_signup,
+        worker_memory: a.worker_memory.max(64),
+        trusted_proxies: a.trusted_proxies,
     };
     let fail = |e: String| CliError::input(format!("error: {e}"));
     if let Some(name) = a.create_user {

@@ -15,6 +15,9 @@ pub struct Args {
     /// Seconds a claim lasts without renewal.
     #[arg(long, default_value_t = 30)]
     lease: i64,
+    /// MiB of memory one solve may use.
+    #[arg(long, default_value_t = fixtures::serve::worker::DEFAULT_MEMORY_MIB)]
+    worker_memory: u64,
 }
 
 /// Runs `worker` until interrupted.
@@ -22,6 +25,15 @@ pub fn run(a: Args) -> Result<(), CliError> {
     let workers = a
         .workers
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
-    fixtures::serve::work(&a.db, workers, a.lease.max(2))
+    fixtures::serve::work(&a.db, workers, a.lease.max(2), a.worker_memory)
         .map_err(|e| CliError::input(format!("error: {e}")))
+}
+
+/// The solve of one job in a process of its own (started by a worker; not for people).
+#[derive(clap::Args)]
+pub struct SolveJobArgs {}
+
+/// Runs `solve-job`.
+pub fn solve_job(_: SolveJobArgs) -> Result<(), CliError> {
+    fixtures::serve::worker::solve_job_stdio().map_err(|e| CliError::input(format!("error: {e}")))
 }

@@ -81,6 +81,19 @@ fn relaxable(reasons: &[Unplayable]) -> bool {
         })
 }
 
+/// How many slots `candidates` would make for a league, counting no further than `limit`
+/// (so the count costs at most `limit` checks past the fixtures): the size model that refuses a
+/// job before it allocates.
+pub fn count_slots(league: &League, rerun: &Rerun, limit: usize) -> usize {
+    let fixtures = league.fixtures();
+    let mut n = 0;
+    each_slot(league, rerun, false, &fixtures, |_, _| {
+        n += 1;
+        n <= limit
+    });
+    n
+}
+
 fn slots(league: &League, rerun: &Rerun, elastic: bool) -> Candidates {
     let fixtures = league.fixtures();
     let mut relaxed = Vec::new();
@@ -88,10 +101,40 @@ fn slots(league: &League, rerun: &Rerun, elastic: bool) -> Candidates {
     let mut by_fixture = vec![Vec::new(); fixtures.len()];
     let mut by_team = vec![Vec::new(); league.teams.len()];
     let mut fixtures_of = vec![Vec::new(); league.teams.len()];
-
     for (fi, f) in fixtures.iter().enumerate() {
         fixtures_of[f.a].push(fi);
         fixtures_of[f.b].push(fi);
+    }
+    each_slot(league, rerun, elastic, &fixtures, |slot, why| {
+        let s = slots.len();
+        slots.push(slot);
+        relaxed.push(why);
+        by_fixture[slot.fixture].push(s);
+        by_team[slot.home].push(s);
+        by_team[slot.away].push(s);
+        true
+    });
+    Candidates {
+        fixtures,
+        slots,
+        by_fixture,
+        by_team,
+        fixtures_of,
+        relaxed: if elastic { relaxed } else { Vec::new() },
+        rerun: rerun.clone(),
+    }
+}
+
+/// Calls `take` with every slot of every fixture (and, in the elastic model, the rules it
+/// breaks) until it returns false.
+fn each_slot(
+    league: &League,
+    rerun: &Rerun,
+    elastic: bool,
+    fixtures: &[Fixture],
+    mut take: impl FnMut(Slot, Vec<Unplayable>) -> bool,
+) {
+    for (fi, f) in fixtures.iter().enumerate() {
         let fixed = league.fixed.iter().find(|x| {
             (x.home == f.a && x.away == f.b) || (!f.home_fixed && x.home == f.b && x.away == f.a)
         });
@@ -124,28 +167,17 @@ fn slots(league: &League, rerun: &Rerun, elastic: bool) -> Candidates {
                         }
                     }
                 }
-                let s = slots.len();
-                slots.push(Slot {
+                let slot = Slot {
                     fixture: fi,
                     home,
                     away,
                     date,
-                });
-                relaxed.push(why);
-                by_fixture[fi].push(s);
-                by_team[home].push(s);
-                by_team[away].push(s);
+                };
+                if !take(slot, why) {
+                    return;
+                }
             }
         }
-    }
-    Candidates {
-        fixtures,
-        slots,
-        by_fixture,
-        by_team,
-        fixtures_of,
-        relaxed: if elastic { relaxed } else { Vec::new() },
-        rerun: rerun.clone(),
     }
 }
 

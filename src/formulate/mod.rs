@@ -10,7 +10,7 @@ pub mod rules;
 pub mod symmetry;
 pub mod team_bound;
 
-pub use candidates::{candidates, candidates_elastic, Candidates, Slot};
+pub use candidates::{candidates, candidates_elastic, count_slots, Candidates, Slot};
 
 use crate::model::{ClubId, League, TeamId, VenueId, Weights};
 use chrono::NaiveDate;

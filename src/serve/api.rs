@@ -456,28 +456,40 @@ pub(crate) async fn submit(
     if let Err(m) = check_spec(&spec, &league) {
         return error(StatusCode::BAD_REQUEST, &m);
     }
-    match (app.store.open_jobs(&c.user).await, app.store.queued().await) {
-        (Ok(n), _) if n >= app.cfg.per_account => {
-            return busy(&format!(
-                "you have {n} jobs queued or running (at most {}); try again when one ends",
-                app.cfg.per_account
-            ))
+    // The size model: a league whose solve would not fit a worker's memory is refused now,
+    // not when it takes a worker down.
+    let memory = app.cfg.worker_memory;
+    let sized = tokio::task::spawn_blocking(move || crate::pipeline::fits(&league, memory)).await;
+    match sized {
+        Ok(Ok(_)) => {}
+        Ok(Err(why)) => return error(StatusCode::UNPROCESSABLE_ENTITY, &why),
+        Err(_) => {
+            return error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the league could not be sized",
+            )
         }
-        (_, Ok(n)) if n >= app.cfg.queue => return busy("the queue is full; try again shortly"),
-        (Err(e), _) | (_, Err(e)) => return internal(e),
-        _ => {}
     }
     let spec_text = serde_json::to_string(&spec).unwrap_or_default();
+    let caps = crate::store::Caps {
+        per_account: app.cfg.per_account,
+        queue: app.cfg.queue,
+    };
     match app
         .store
-        .submit(&c.user, &league_id, &version, &spec_text, time_limit)
+        .submit(&c.user, &league_id, &version, &spec_text, time_limit, caps)
         .await
     {
-        Ok(job) => (
+        Ok(Ok(job)) => (
             StatusCode::ACCEPTED,
             Json(status_json(&app.store, &job).await),
         )
             .into_response(),
+        Ok(Err(crate::store::Full::Account(n))) => busy(&format!(
+            "you have {n} jobs queued or running (at most {}); try again when one ends",
+            app.cfg.per_account
+        )),
+        Ok(Err(crate::store::Full::Queue(_))) => busy("the queue is full; try again shortly"),
         Err(e) => internal(e),
     }
 }
@@ -1124,14 +1136,10 @@ pub(crate) async fn compare_drafts(
                 .map(|n| format!("<button type=\"button\" data-draft=\"{n}\" class=\"choose\">Choose and publish draft {n}</button> "))
                 .collect();
             format!(
-                r#"<h2>Choose</h2><p>{buttons}</p><p id="chosen"></p>
-<script>
-for (const b of document.querySelectorAll(".choose")) b.onclick = async () => {{
-  const r = await fetch("/api/jobs/{id}/publish", {{ method: "POST", headers: {{ "Content-Type": "application/json", "X-CSRF-Token": "{csrf}" }}, body: JSON.stringify({{ draft: Number(b.dataset.draft) }}) }});
-  const p = await r.json();
-  document.getElementById("chosen").innerHTML = r.ok ? `Draft ${{b.dataset.draft}} chosen and published as version ${{p.number}}: <a href="${{p.url}}">${{location.origin}}${{p.url}}</a>` : p.error;
-}};
-</script>"#
+                r#"<h2>Choose</h2><p>{buttons}</p><p id="chosen" data-job="{}" data-csrf="{}"></p>
+<script src="/assets/compare.js"></script>"#,
+                super::page::esc(&id),
+                super::page::esc(csrf)
             )
         }
         _ => "<p>Only the league's secretary can choose a draft.</p>".to_string(),

@@ -8,11 +8,17 @@ use axum::Json;
 use serde::Deserialize;
 use std::net::SocketAddr;
 
-/// Failed logins allowed per name and per address in `WINDOW` seconds.
-const MAX_FAILURES: i64 = 5;
+/// Failed logins allowed in `WINDOW` seconds: for one account from one address (so an
+/// attacker elsewhere cannot lock its owner out), from one address over all accounts, and for
+/// one account from everywhere (a guessing attack spread over many addresses).
+const MAX_PAIR_FAILURES: i64 = 5;
+const MAX_ADDRESS_FAILURES: i64 = 20;
+const MAX_ACCOUNT_FAILURES: i64 = 100;
 const WINDOW: i64 = 15 * 60;
 /// Days a session lasts.
 const SESSION_DAYS: i64 = 14;
+/// Keys the limiter remembers at most; beyond, the oldest idle ones are forgotten.
+const MAX_KEYS: usize = 100_000;
 
 /// A login, from the page's form or the API.
 #[derive(Deserialize)]
@@ -21,39 +27,143 @@ pub(crate) struct Login {
     password: String,
 }
 
-/// Checks a login against the rate limit and the store: the user, or the response to give.
+/// Login failures and logins being checked, per key, in this process. A login is counted
+/// before its password is hashed, in one critical section with the check, so concurrent
+/// attempts never pass a limit; the store's counts add the other processes' failures.
+#[derive(Default)]
+pub(crate) struct Limiter {
+    keys: std::sync::Mutex<std::collections::HashMap<String, Tally>>,
+}
+
+#[derive(Default)]
+struct Tally {
+    failures: Vec<i64>,
+    checking: i64,
+}
+
+impl Limiter {
+    /// Reserves a check for every key, if none is at its limit (`stored`: the store's counts).
+    fn reserve(&self, keys: &[(String, i64)], stored: &[i64], now: i64) -> bool {
+        let Ok(mut map) = self.keys.lock() else {
+            return false;
+        };
+        for ((key, limit), stored) in keys.iter().zip(stored) {
+            let (local, checking) = map.get_mut(key).map_or((0, 0), |t| {
+                t.failures.retain(|&at| at >= now - WINDOW);
+                (t.failures.len() as i64, t.checking)
+            });
+            if local.max(*stored) + checking >= *limit {
+                return false;
+            }
+        }
+        if map.len() + keys.len() > MAX_KEYS {
+            map.retain(|_, t| t.checking > 0 || t.failures.iter().any(|&at| at >= now - WINDOW));
+        }
+        for (key, _) in keys {
+            map.entry(key.clone()).or_default().checking += 1;
+        }
+        true
+    }
+
+    /// Ends a reserved check, counting a failure for every key when it failed.
+    fn release(&self, keys: &[(String, i64)], failed: bool, now: i64) {
+        if let Ok(mut map) = self.keys.lock() {
+            for (key, _) in keys {
+                let t = map.entry(key.clone()).or_default();
+                t.checking -= 1;
+                if failed {
+                    t.failures.push(now);
+                }
+            }
+        }
+    }
+}
+
+/// A name as the limiter and uniqueness compare it: Unicode NFKC, case-folded, trimmed.
+pub(crate) fn name_key(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    name.trim().nfkc().collect::<String>().to_lowercase()
+}
+
+/// The client's address: the connection's, or, when that is a trusted proxy, the last address
+/// in `X-Forwarded-For` that is not a trusted proxy.
+pub(crate) fn client_ip(
+    addr: SocketAddr,
+    headers: &HeaderMap,
+    trusted: &[std::net::IpAddr],
+) -> std::net::IpAddr {
+    let mut ip = addr.ip();
+    if !trusted.contains(&ip) {
+        return ip;
+    }
+    let forwarded = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .collect::<Vec<_>>();
+    for hop in forwarded.iter().rev() {
+        match hop.parse::<std::net::IpAddr>() {
+            Ok(h) => {
+                ip = h;
+                if !trusted.contains(&h) {
+                    break;
+                }
+            }
+            Err(_) => break,
+        }
+    }
+    ip
+}
+
+fn too_many() -> Response {
+    let mut r = error(
+        StatusCode::TOO_MANY_REQUESTS,
+        "too many failed logins; try again in 15 minutes",
+    );
+    r.headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("900"));
+    r
+}
+
+/// Checks a login against the rate limits and the store: the user, or the response to give.
 async fn attempt(
     app: &Shared,
-    addr: SocketAddr,
+    ip: std::net::IpAddr,
     login: &Login,
 ) -> Result<crate::store::User, Response> {
-    let since = crate::store::now() - WINDOW;
-    let keys = [format!("name:{}", login.name), format!("ip:{}", addr.ip())];
-    for key in &keys {
-        match app.store.login_failures(key, since).await {
-            Ok(n) if n >= MAX_FAILURES => {
-                let mut r = error(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    "too many failed logins; try again in 15 minutes",
-                );
-                r.headers_mut()
-                    .insert(header::RETRY_AFTER, HeaderValue::from_static("900"));
-                return Err(r);
-            }
-            Ok(_) => {}
+    let now = crate::store::now();
+    let name = name_key(&login.name);
+    let keys = [
+        (format!("pair:{name}|{ip}"), MAX_PAIR_FAILURES),
+        (format!("ip:{ip}"), MAX_ADDRESS_FAILURES),
+        (format!("name:{name}"), MAX_ACCOUNT_FAILURES),
+    ];
+    let mut stored = Vec::new();
+    for (key, _) in &keys {
+        match app.store.login_failures(key, now - WINDOW).await {
+            Ok(n) => stored.push(n),
             Err(e) => return Err(internal(e)),
         }
     }
-    match app.store.login(&login.name, &login.password).await {
-        Ok(Some(user)) => Ok(user),
-        Ok(None) => {
-            for key in &keys {
-                if let Err(e) = app.store.login_failed(key).await {
-                    return Err(internal(e));
-                }
+    if !app.logins.reserve(&keys, &stored, now) {
+        return Err(too_many());
+    }
+    let result = app.store.login(&login.name, &login.password).await;
+    let failed = matches!(result, Ok(None));
+    if failed {
+        for (key, _) in &keys {
+            if let Err(e) = app.store.login_failed(key).await {
+                app.logins.release(&keys, true, now);
+                return Err(internal(e));
             }
-            Err(error(StatusCode::UNAUTHORIZED, "wrong name or password"))
         }
+    }
+    app.logins.release(&keys, failed, now);
+    match result {
+        Ok(Some(user)) => Ok(user),
+        Ok(None) => Err(error(StatusCode::UNAUTHORIZED, "wrong name or password")),
         Err(e) => Err(internal(e)),
     }
 }
@@ -62,9 +172,11 @@ async fn attempt(
 pub(crate) async fn login_form(
     State(app): State<Shared>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     Form(login): Form<Login>,
 ) -> Response {
-    let user = match attempt(&app, addr, &login).await {
+    let ip = client_ip(addr, &headers, &app.cfg.trusted_proxies);
+    let user = match attempt(&app, ip, &login).await {
         Ok(u) => u,
         Err(r) => {
             let status = r.status();
@@ -85,9 +197,11 @@ pub(crate) async fn login_form(
 pub(crate) async fn login_api(
     State(app): State<Shared>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     Json(login): Json<Login>,
 ) -> Response {
-    let user = match attempt(&app, addr, &login).await {
+    let ip = client_ip(addr, &headers, &app.cfg.trusted_proxies);
+    let user = match attempt(&app, ip, &login).await {
         Ok(u) => u,
         Err(r) => return r,
     };
@@ -199,6 +313,7 @@ fn signup_problem(s: &Signup) -> Option<String> {
 pub(crate) async fn signup(
     State(app): State<Shared>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     Form(form): Form<Signup>,
 ) -> Response {
     if !app.cfg.signup {
@@ -210,7 +325,10 @@ pub(crate) async fn signup(
     if let Some(m) = signup_problem(&form) {
         return refuse(StatusCode::UNPROCESSABLE_ENTITY, &m);
     }
-    let key = format!("signup:{}", addr.ip());
+    let key = format!(
+        "signup:{}",
+        client_ip(addr, &headers, &app.cfg.trusted_proxies)
+    );
     match app
         .store
         .login_failures(&key, crate::store::now() - WINDOW)

@@ -198,7 +198,7 @@ fn upload_fields() -> String {
 }
 
 /// Fills the upload's text box from the chosen file (the form posts text).
-const UPLOAD_SCRIPT: &str = "<script>\nfor (const f of document.querySelectorAll('form.upload')) {\n  const file = f.querySelector('input[type=file]'), text = f.querySelector('textarea');\n  file.addEventListener('change', async () => { if (file.files[0]) text.value = await file.files[0].text(); });\n}\n</script>";
+const UPLOAD_SCRIPT: &str = "<script src=\"/assets/upload.js\"></script>";
 
 fn general_errors(errors: &FormErrors) -> String {
     if errors.general.is_empty() {
@@ -953,7 +953,7 @@ fn calendar_html(key: &str, vals: &[String], cal: Option<&Calendar>, counts: boo
 }
 
 /// Keeps each calendar's count up to date as days are ticked (the server counts again).
-const CALENDAR_SCRIPT: &str = "<script>\nfor (const cal of document.querySelectorAll('fieldset.calendar')) {\n  const count = cal.querySelector('p.count');\n  if (!count) continue;\n  const max = Number(count.dataset.max);\n  const update = () => {\n    const n = cal.querySelectorAll('input[type=checkbox]:checked').length;\n    count.querySelector('.n').textContent = n;\n    count.classList.toggle('over', max >= 0 && n > max);\n  };\n  cal.addEventListener('change', update);\n}\n</script>";
+const CALENDAR_SCRIPT: &str = "<script src=\"/assets/calendar.js\"></script>";
 
 fn capitalised(s: &str) -> String {
     let mut c = s.chars();

@@ -57,6 +57,10 @@ pub struct Config {
     pub secure_cookies: bool,
     /// Whether anyone may create an account from the login page (rate-limited per address).
     pub signup: bool,
+    /// MiB of memory one solve may use (the size model refuses larger jobs).
+    pub worker_memory: u64,
+    /// Proxies whose `X-Forwarded-For` names the client (for per-address login limits).
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 impl Config {
@@ -72,6 +76,8 @@ impl Config {
 pub(crate) struct App {
     pub(crate) store: Store,
     pub(crate) cfg: Config,
+    /// Login attempts being checked and recent failures (`auth::Limiter`).
+    pub(crate) logins: auth::Limiter,
     /// Workbook imports read at once (each within `import::bounded`'s budget).
     pub(crate) imports: tokio::sync::Semaphore,
 }
@@ -123,15 +129,19 @@ pub fn serve(cfg: Config) -> Result<(), String> {
         let store = open_store(&cfg).await.map_err(|e| e.to_string())?;
         first_account(&store).await.map_err(|e| e.to_string())?;
         let stop = Arc::new(AtomicBool::new(false));
-        for n in 0..cfg.workers {
-            let w = worker::WorkerConfig::new(n, cfg.lease);
-            tokio::spawn(worker::run(store.clone(), w, stop.clone()));
-        }
+        let workers: Vec<_> = (0..cfg.workers)
+            .map(|n| {
+                let w = worker::WorkerConfig::new(n, cfg.lease, cfg.worker_memory);
+                tokio::spawn(worker::run(store.clone(), w, stop.clone()))
+            })
+            .collect();
         tokio::spawn(purge(store.clone(), cfg.keep_days));
+        let store_for_workers = store.clone();
         let app = Arc::new(App {
             store,
             cfg: cfg.clone(),
             imports: tokio::sync::Semaphore::new(IMPORTS),
+            logins: auth::Limiter::default(),
         });
         let listener = tokio::net::TcpListener::bind(&cfg.bind)
             .await
@@ -142,19 +152,19 @@ pub fn serve(cfg: Config) -> Result<(), String> {
             listener,
             router(app).into_make_service_with_connect_info::<SocketAddr>(),
         )
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
+        .with_graceful_shutdown(worker::stopped())
         .await
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.to_string())?;
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        worker::release(&store_for_workers, workers).await;
+        Ok(())
     })
 }
 
 /// Runs workers only (`fixtures worker`), on a shared store, until interrupted.
-pub fn work(db: &str, workers: usize, lease: i64) -> Result<(), String> {
+pub fn work(db: &str, workers: usize, lease: i64, memory_mib: u64) -> Result<(), String> {
     runtime().map_err(|e| e.to_string())?.block_on(async move {
         let store = Store::open(db).await.map_err(|e| e.to_string())?;
-        let stop = Arc::new(AtomicBool::new(false));
         eprintln!(
             "worker: {workers} on {}",
             if store.is_postgres() {
@@ -163,13 +173,10 @@ pub fn work(db: &str, workers: usize, lease: i64) -> Result<(), String> {
                 "SQLite"
             }
         );
-        let mut handles = Vec::new();
-        for n in 0..workers.max(1) {
-            let w = worker::WorkerConfig::new(n, lease);
-            handles.push(tokio::spawn(worker::run(store.clone(), w, stop.clone())));
-        }
-        let _ = tokio::signal::ctrl_c().await;
-        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let configs = (0..workers.max(1))
+            .map(|n| worker::WorkerConfig::new(n, lease, memory_mib))
+            .collect();
+        worker::run_until_stopped(store, configs).await;
         Ok(())
     })
 }

@@ -50,20 +50,88 @@ pub struct WorkerConfig {
     pub lease: i64,
     /// Seconds between looks at an empty queue.
     pub idle: Duration,
+    /// MiB of memory one solve may use: jobs the size model says need more fail at once, and
+    /// the solve's own process cannot allocate past it.
+    pub memory_mib: u64,
 }
+
+/// Default MiB of memory one solve may use: a 2-core, 4 GiB worker.
+pub const DEFAULT_MEMORY_MIB: u64 = 4096;
+
+/// Attempts at a job, counting workers that stopped while solving it (killed, or their
+/// machine lost); after these the job fails with the reason instead of being tried again.
+pub const MAX_ATTEMPTS: i64 = 2;
 
 impl WorkerConfig {
     /// A worker named after this host, process and `n`, with a lease of `lease` seconds.
-    pub fn new(n: usize, lease: i64) -> WorkerConfig {
-        let host = std::fs::read_to_string("/etc/hostname")
-            .map(|h| h.trim().to_string())
-            .unwrap_or_else(|_| "host".into());
+    pub fn new(n: usize, lease: i64, memory_mib: u64) -> WorkerConfig {
         WorkerConfig {
-            name: format!("{host}-{}-{n}", std::process::id()),
+            name: format!("{}{n}", process_prefix()),
             lease: lease.max(2),
             idle: Duration::from_millis(250),
+            memory_mib: memory_mib.max(64),
         }
     }
+}
+
+/// The start of the names of this process's workers: host and process id.
+pub fn process_prefix() -> String {
+    let host = std::fs::read_to_string("/etc/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_else(|_| "host".into());
+    format!("{host}-{}-", std::process::id())
+}
+
+/// Runs workers until SIGINT or SIGTERM, then stops their solves and hands their jobs back to
+/// the queue at once (the attempt not counted), so another worker takes them up without
+/// waiting for the lease.
+pub async fn run_until_stopped(store: Store, workers: Vec<WorkerConfig>) {
+    let stop = Arc::new(AtomicBool::new(false));
+    let handles: Vec<_> = workers
+        .into_iter()
+        .map(|w| tokio::spawn(run(store.clone(), w, stop.clone())))
+        .collect();
+    stopped().await;
+    stop.store(true, Ordering::Relaxed);
+    release(&store, handles).await;
+}
+
+/// Stops these workers (their solves' processes are killed) and hands their jobs back.
+pub async fn release(store: &Store, handles: Vec<tokio::task::JoinHandle<()>>) {
+    for h in &handles {
+        h.abort();
+    }
+    for h in handles {
+        let _ = h.await;
+    }
+    match store.release(&process_prefix()).await {
+        Ok(n) if n > 0 => eprintln!("worker: {n} jobs handed back to the queue"),
+        Ok(_) => {}
+        Err(e) => {
+            eprintln!("worker: cannot hand jobs back ({e}); they return when their leases end")
+        }
+    }
+}
+
+/// Waits for SIGINT (Ctrl-C) or SIGTERM.
+pub async fn stopped() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let mut term = match signal(SignalKind::terminate()) {
+            Ok(t) => t,
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+                return;
+            }
+        };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = tokio::signal::ctrl_c().await;
 }
 
 /// Runs a worker until `stop` is set: claim, solve, store; again.
@@ -86,47 +154,111 @@ pub async fn run(store: Store, cfg: WorkerConfig, stop: Arc<AtomicBool>) {
 }
 
 /// What a solve produced: the job's final state, figures and files.
+#[derive(Debug, Serialize, Deserialize)]
 struct Outcome {
     state: String,
     figures: Figures,
     files: Vec<(String, String)>,
 }
 
-/// Solves one claimed job, renewing its lease, and stores the result if the claim still holds.
+/// What the solve's process reads on its standard input.
+#[derive(Serialize, Deserialize)]
+struct JobInput {
+    toml: String,
+    spec: String,
+    time_limit: f64,
+    memory_mib: u64,
+}
+
+/// A line the solve's process writes on its standard output.
+#[derive(Serialize, Deserialize)]
+enum JobMessage {
+    Progress(Figures),
+    Done(Outcome),
+}
+
+/// Solves one claimed job in a process of its own (so that no job can take the worker down),
+/// renewing its lease, and stores the result if the claim still holds.
 async fn one(store: &Store, cfg: &WorkerConfig, claim: Claim) -> Result<(), String> {
+    if claim.attempt > MAX_ATTEMPTS {
+        let why = format!(
+            "this job stopped its worker {} times while solving; it is not tried again",
+            claim.attempt - 1
+        );
+        let o = failed(&why);
+        store
+            .finish(&claim, &cfg.name, &o.state, &o.figures, &o.files)
+            .await
+            .map_err(|e| e.to_string())?;
+        return Ok(());
+    }
     let version = store
         .version(&claim.job.version)
         .await
         .map_err(|e| e.to_string())?
         .ok_or("the job's league version is gone")?;
-    let stop = Arc::new(AtomicBool::new(false));
-    let progress = Arc::new(Mutex::new(Figures::default()));
-    let (toml, spec, limit) = (version.toml, claim.job.spec.clone(), claim.job.time_limit);
-    let (s, p) = (stop.clone(), progress.clone());
-    let mut solving = tokio::task::spawn_blocking(move || {
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            execute(&toml, &spec, limit, s, p)
-        }))
-        .unwrap_or_else(|_| failed("internal error: the solver panicked (please report it)"))
+    let input = JobInput {
+        toml: version.toml,
+        spec: claim.job.spec.clone(),
+        time_limit: claim.job.time_limit,
+        memory_mib: cfg.memory_mib,
+    };
+    let mut child =
+        spawn_solve(cfg.memory_mib).map_err(|e| format!("cannot start a solve: {e}"))?;
+    let mut stdin = child.stdin.take().ok_or("no input to the solve")?;
+    let stdout = child.stdout.take().ok_or("no output from the solve")?;
+    let line = serde_json::to_vec(&input).map_err(|e| e.to_string())?;
+    tokio::spawn(async move {
+        use tokio::io::AsyncWriteExt;
+        let _ = stdin.write_all(&line).await;
+        let _ = stdin.shutdown().await;
     });
-    let every = Duration::from_secs((cfg.lease / 3).max(1) as u64);
+    let mut lines = tokio::io::AsyncBufReadExt::lines(tokio::io::BufReader::new(stdout));
+    let mut figures = Figures::default();
+    let mut outcome = None;
+    let renew_every = Duration::from_secs((cfg.lease / 3).max(1) as u64);
+    let mut last_renewal = tokio::time::Instant::now();
     let mut held = true;
-    let outcome = loop {
+    // A second's tick: a cancelled or deleted job stops within about a second.
+    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    loop {
         tokio::select! {
-            done = &mut solving => break done.map_err(|e| e.to_string())?,
-            _ = tokio::time::sleep(every) => {
-                let figures = progress.lock().map(|f| f.clone()).unwrap_or_default();
+            line = lines.next_line() => match line {
+                Ok(Some(text)) => match serde_json::from_str::<JobMessage>(&text) {
+                    Ok(JobMessage::Progress(f)) => figures = f,
+                    Ok(JobMessage::Done(o)) => outcome = Some(o),
+                    Err(_) => {}
+                },
+                _ => break,
+            },
+            _ = tick.tick() => {
+                let renew = last_renewal.elapsed() >= renew_every;
+                let still = if renew {
+                    last_renewal = tokio::time::Instant::now();
+                    store.renew(&claim, &cfg.name, cfg.lease, &figures).await
+                } else {
+                    store.holds(&claim, &cfg.name).await
+                };
                 // A store that does not answer keeps the solve going; a claim lost stops it.
-                if let Ok(false) = store.renew(&claim, &cfg.name, cfg.lease, &figures).await {
+                if let Ok(false) = still {
                     held = false;
-                    stop.store(true, Ordering::Relaxed);
+                    let _ = child.start_kill();
+                    break;
                 }
             }
         }
-    };
+    }
+    let status = child.wait().await.map_err(|e| e.to_string())?;
     if !held {
         return Ok(()); // cancelled, or another worker has it: nothing is stored
     }
+    let outcome = outcome.unwrap_or_else(|| {
+        failed(&format!(
+            "the solve stopped without a result ({status}): it may have needed more than the \
+             {} MiB a solve may use",
+            cfg.memory_mib
+        ))
+    });
     store
         .finish(
             &claim,
@@ -138,6 +270,73 @@ async fn one(store: &Store, cfg: &WorkerConfig, claim: Claim) -> Result<(), Stri
         .await
         .map_err(|e| e.to_string())?;
     Ok(())
+}
+
+/// Starts `fixtures solve-job` (this program) with its address space capped at `memory_mib`
+/// MiB plus room for the program itself, killed if the worker drops it.
+fn spawn_solve(memory_mib: u64) -> std::io::Result<tokio::process::Child> {
+    let mut cmd = tokio::process::Command::new(std::env::current_exe()?);
+    cmd.arg("solve-job")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::inherit())
+        .kill_on_drop(true);
+    #[cfg(unix)]
+    {
+        // Address space, not resident memory: threads' stacks and the allocator's arenas take
+        // address space they do not fill, hence the 1 GiB of room.
+        let bytes = (memory_mib + 1024).saturating_mul(1 << 20);
+        // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
+        unsafe {
+            cmd.pre_exec(move || {
+                let limit = libc::rlimit {
+                    rlim_cur: bytes as libc::rlim_t,
+                    rlim_max: bytes as libc::rlim_t,
+                };
+                if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+    }
+    cmd.spawn()
+}
+
+/// `fixtures solve-job`: the solve of one job, in a process of its own. Reads the job from
+/// standard input, writes its progress and then its outcome as JSON lines.
+pub fn solve_job_stdio() -> Result<(), String> {
+    use std::io::{Read, Write};
+    let mut text = String::new();
+    std::io::stdin()
+        .read_to_string(&mut text)
+        .map_err(|e| e.to_string())?;
+    let input: JobInput = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let progress = Arc::new(Mutex::new(Figures::default()));
+    let done = Arc::new(AtomicBool::new(false));
+    let (p, d) = (progress.clone(), done.clone());
+    let reporter = std::thread::spawn(move || {
+        while !d.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(500));
+            let f = p.lock().map(|f| f.clone()).unwrap_or_default();
+            if let Ok(line) = serde_json::to_string(&JobMessage::Progress(f)) {
+                let mut out = std::io::stdout().lock();
+                let _ = writeln!(out, "{line}");
+                let _ = out.flush();
+            }
+        }
+    });
+    let stop = Arc::new(AtomicBool::new(false));
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        execute(&input, stop, progress)
+    }))
+    .unwrap_or_else(|_| failed("internal error: the solver panicked (please report it)"));
+    done.store(true, Ordering::Relaxed);
+    let _ = reporter.join();
+    let line = serde_json::to_string(&JobMessage::Done(outcome)).map_err(|e| e.to_string())?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{line}").map_err(|e| e.to_string())?;
+    out.flush().map_err(|e| e.to_string())
 }
 
 fn failed(message: &str) -> Outcome {
@@ -152,18 +351,16 @@ fn failed(message: &str) -> Outcome {
 }
 
 /// Solves a job through the pipeline: only checked lists come back.
-fn execute(
-    toml: &str,
-    spec: &str,
-    time_limit: f64,
-    stop: Arc<AtomicBool>,
-    progress: Arc<Mutex<Figures>>,
-) -> Outcome {
-    let league = match model::parse_league(toml, "league.toml") {
+fn execute(input: &JobInput, stop: Arc<AtomicBool>, progress: Arc<Mutex<Figures>>) -> Outcome {
+    let league = match model::parse_league(&input.toml, "league.toml") {
         Ok(l) => l,
         Err(e) => return failed(&e.to_string()),
     };
-    let spec: JobSpec = serde_json::from_str(spec).unwrap_or_default();
+    if let Err(why) = pipeline::fits(&league, input.memory_mib) {
+        return failed(&why);
+    }
+    let time_limit = input.time_limit;
+    let spec: JobSpec = serde_json::from_str(&input.spec).unwrap_or_default();
     let opts = solve::Options {
         time_limit,
         threads: 1,

@@ -16,7 +16,28 @@ use sqlx::{AnyPool, Row};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The migrations, in order: (version, SQL). Applied once each, at start.
-const MIGRATIONS: &[(i64, &str)] = &[(1, include_str!("../../migrations/0001_init.sql"))];
+const MIGRATIONS: &[(i64, &str)] = &[
+    (1, include_str!("../../migrations/0001_init.sql")),
+    (2, include_str!("../../migrations/0002_hardening.sql")),
+];
+
+/// A job refused by a queue cap.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Full {
+    /// The account has this many jobs queued or running already.
+    Account(i64),
+    /// The queue holds this many jobs already.
+    Queue(i64),
+}
+
+/// The caps a new job must fit under.
+#[derive(Debug, Clone, Copy)]
+pub struct Caps {
+    /// Jobs one account may have queued or running.
+    pub per_account: i64,
+    /// Jobs queued in all.
+    pub queue: i64,
+}
 
 /// A data-layer failure.
 #[derive(Debug, thiserror::Error)]
@@ -188,6 +209,9 @@ pub struct Publication {
 pub struct Store {
     pool: AnyPool,
     postgres: bool,
+    /// Submissions of this process, one at a time: the caps' counts and the insert are one
+    /// step (on PostgreSQL an advisory lock does the same across processes).
+    submitting: std::sync::Arc<tokio::sync::Mutex<()>>,
 }
 
 impl Store {
@@ -229,7 +253,11 @@ impl Store {
                 .execute(&pool)
                 .await?;
         }
-        let store = Store { pool, postgres };
+        let store = Store {
+            pool,
+            postgres,
+            submitting: Default::default(),
+        };
         store.migrate().await?;
         Ok(store)
     }
@@ -642,7 +670,8 @@ impl Store {
 
     // ---- jobs ----
 
-    /// Queues a job: always a new row, never a clobbered one.
+    /// Queues a job if it fits under the caps: always a new row, never a clobbered one. The
+    /// counts and the insert are one step, so concurrent submissions never pass a cap.
     pub async fn submit(
         &self,
         owner: &User,
@@ -650,11 +679,20 @@ impl Store {
         version: &str,
         spec: &str,
         time_limit: f64,
-    ) -> Result<Job> {
+        caps: Caps,
+    ) -> Result<std::result::Result<Job, Full>> {
+        let _turn = self.submitting.lock().await;
         let id = new_id();
         let figures = serde_json::to_string(&Figures::default()).unwrap_or_default();
-        sqlx::query(
-            "INSERT INTO jobs (id, owner, league, version, spec, time_limit, state, submitted, figures) VALUES ($1, $2, $3, $4, $5, $6, 'queued', $7, $8)",
+        let micros = chrono::Utc::now().timestamp_micros();
+        // One statement counts and inserts: on SQLite it takes the write lock from its start,
+        // so no other writer comes between; on PostgreSQL the advisory lock orders the
+        // submissions of every process.
+        let insert = sqlx::query(
+            "INSERT INTO jobs (id, owner, league, version, spec, time_limit, state, submitted, figures, submitted_us) \
+             SELECT $1, $2, $3, $4, $5, $6, 'queued', $7, $8, $9 \
+             WHERE (SELECT COUNT(*) FROM jobs WHERE owner = $2 AND state IN ('queued', 'running')) < $10 \
+             AND (SELECT COUNT(*) FROM jobs WHERE state = 'queued') < $11",
         )
         .bind(&id)
         .bind(&owner.id)
@@ -662,13 +700,35 @@ impl Store {
         .bind(version)
         .bind(spec)
         .bind(time_limit)
-        .bind(now())
+        .bind(micros / 1_000_000)
         .bind(&figures)
-        .execute(&self.pool)
-        .await?;
+        .bind(micros)
+        .bind(caps.per_account)
+        .bind(caps.queue);
+        let inserted = if self.postgres {
+            let mut tx = self.pool.begin().await?;
+            sqlx::query("SELECT pg_advisory_xact_lock(727072708)")
+                .execute(&mut *tx)
+                .await?;
+            let done = insert.execute(&mut *tx).await?;
+            tx.commit().await?;
+            done.rows_affected()
+        } else {
+            insert.execute(&self.pool).await?.rows_affected()
+        };
+        if inserted == 0 {
+            let mine = self.open_jobs(owner).await?;
+            return Ok(Err(if mine >= caps.per_account {
+                Full::Account(mine)
+            } else {
+                Full::Queue(self.queued().await?)
+            }));
+        }
+        drop(_turn);
         self.job(&id)
             .await?
             .ok_or(StoreError::Db(sqlx::Error::RowNotFound))
+            .map(Ok)
     }
 
     /// Jobs of `owner` waiting or running.
@@ -732,8 +792,8 @@ impl Store {
         Ok(())
     }
 
-    /// Claims the oldest queued job, or a running one whose lease has run out (its worker
-    /// died), for `worker` until `now + lease` seconds. Two workers never claim one job.
+    /// Claims a running job whose lease has run out (its worker died) first, else the oldest
+    /// queued job, for `worker` until `now + lease` seconds. Two workers never claim one job.
     pub async fn claim(&self, worker: &str, lease: i64) -> Result<Option<Claim>> {
         let t = now();
         let lock = if self.postgres {
@@ -744,7 +804,7 @@ impl Store {
         let sql = format!(
             "UPDATE jobs SET state = 'running', worker = $1, lease_until = $2, started = $3, attempts = attempts + 1 \
              WHERE id = (SELECT id FROM jobs WHERE state = 'queued' OR (state = 'running' AND lease_until < $3) \
-             ORDER BY submitted LIMIT 1{lock}) RETURNING id, attempts"
+             ORDER BY CASE WHEN state = 'running' THEN 0 ELSE 1 END, submitted_us, submitted LIMIT 1{lock}) RETURNING id, attempts"
         );
         let row = sqlx::query(&sql)
             .bind(worker)
@@ -778,6 +838,32 @@ impl Store {
         .execute(&self.pool)
         .await?;
         Ok(done.rows_affected() == 1)
+    }
+
+    /// Hands the running jobs of the workers whose names start with `prefix` back to the queue
+    /// (a clean stop: the attempt is not counted). Returns how many.
+    pub async fn release(&self, prefix: &str) -> Result<u64> {
+        let done = sqlx::query(
+            "UPDATE jobs SET state = 'queued', worker = NULL, lease_until = NULL, attempts = attempts - 1 \
+             WHERE state = 'running' AND substr(worker, 1, length($1)) = $1",
+        )
+        .bind(prefix)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected())
+    }
+
+    /// Whether a claim still holds (the job is this attempt's and running).
+    pub async fn holds(&self, claim: &Claim, worker: &str) -> Result<bool> {
+        let row = sqlx::query(
+            "SELECT id FROM jobs WHERE id = $1 AND worker = $2 AND attempts = $3 AND state = 'running'",
+        )
+        .bind(&claim.job.id)
+        .bind(worker)
+        .bind(claim.attempt)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.is_some())
     }
 
     /// Stores a claim's result: its final state, figures and files, in one transaction, only if
@@ -969,8 +1055,16 @@ async fn dummy_hash() -> String {
         .clone()
 }
 
+/// Password hashes computed at once: each takes about 19 MiB and a core for a moment, so a
+/// burst of logins waits its turn instead of growing the process.
+static HASHING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
+
 async fn hash_password(password: &str) -> Result<String> {
     let password = password.to_string();
+    let _turn = HASHING
+        .acquire()
+        .await
+        .map_err(|e| StoreError::Hash(e.to_string()))?;
     tokio::task::spawn_blocking(move || {
         use argon2::password_hash::{PasswordHasher, SaltString};
         let salt = SaltString::encode_b64(&ids::random_bytes::<16>())
@@ -986,6 +1080,9 @@ async fn hash_password(password: &str) -> Result<String> {
 
 async fn verify_password(password: &str, hash: &str) -> bool {
     let (password, hash) = (password.to_string(), hash.to_string());
+    let Ok(_turn) = HASHING.acquire().await else {
+        return false;
+    };
     tokio::task::spawn_blocking(move || {
         use argon2::password_hash::{PasswordHash, PasswordVerifier};
         PasswordHash::new(&hash).is_ok_and(|h| {

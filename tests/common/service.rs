@@ -303,6 +303,24 @@ impl Drop for Server {
 pub struct Worker(pub Child);
 
 impl Worker {
+    /// Sends the worker a signal (`TERM`, `INT`) and waits for it to exit: whether it exited
+    /// by itself within `within`.
+    pub fn stop_with(&mut self, signal: &str, within: Duration) -> bool {
+        let pid = self.0.id().to_string();
+        Command::new("kill")
+            .args([&format!("-{signal}"), &pid])
+            .status()
+            .unwrap();
+        let end = Instant::now() + within;
+        while Instant::now() < end {
+            if let Ok(Some(_)) = self.0.try_wait() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        false
+    }
+
     /// Kills the worker with SIGKILL, mid-whatever.
     pub fn kill(&mut self) {
         let _ = self.0.kill();

@@ -1,0 +1,216 @@
+const $ = (id) => document.getElementById(id);
+const csrf = document.querySelector('meta[name="csrf"]').content;
+const opened = new URLSearchParams(location.search).get("league");
+if (opened) (async () => {
+  const r = await fetch(`/api/leagues/${encodeURIComponent(opened)}`);
+  if (!r.ok) { $("errors").textContent = "That league is not yours or no longer exists."; return; }
+  const l = await r.json();
+  const v = await fetch(`/api/leagues/${l.id}/versions/${l.versions}`);
+  if (v.ok) { $("league").value = await v.text(); $("state").textContent = `${l.name}, version ${l.versions}`; }
+})();
+$("file").addEventListener("change", async (e) => {
+  const f = e.target.files[0];
+  if (f) $("league").value = await f.text();
+});
+$("import").addEventListener("click", async () => {
+  $("errors").textContent = ""; $("imported").textContent = "";
+  const f = $("entries").files[0];
+  if (!f) { $("errors").textContent = "Choose the entries file first."; return; }
+  const bytes = new Uint8Array(await f.arrayBuffer());
+  let bin = ""; for (const b of bytes) bin += String.fromCharCode(b);
+  const r = await fetch("/api/import", { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+    body: JSON.stringify({ league: $("league").value, name: f.name, data: btoa(bin) }) });
+  const body = await r.json();
+  if (!r.ok) { $("errors").textContent = (body.messages || [body.error]).join("\n"); return; }
+  $("league").value = body.league;
+  $("imported").textContent = `Imported ${f.name}: the league file below has its teams.`;
+});
+// The rows of a CSV file (quoted fields with commas, quotes and line breaks read whole).
+function csvRows(text) {
+  const rows = []; let row = [], field = "", quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; }
+      else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") { row.push(field); field = ""; }
+    else if (c === "\n" || c === "\r") {
+      if (c === "\r" && text[i + 1] === "\n") i++;
+      row.push(field); field = ""; rows.push(row); row = [];
+    } else field += c;
+  }
+  if (field !== "" || row.length) { row.push(field); rows.push(row); }
+  return rows.filter((r) => r.length > 1 || r[0] !== "");
+}
+// Text safe inside HTML.
+const html = (t) => String(t).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+let timer = null;
+$("solve").addEventListener("click", async () => {
+  $("errors").textContent = "";
+  $("figures").hidden = true; $("links").hidden = true; $("report").hidden = true;
+  if (timer) clearInterval(timer);
+  const limit = Number($("limit").value) || 30;
+  const drafts = Number($("drafts").value) || 1;
+  const r = await fetch(`/api/jobs?time_limit=${limit}` + (drafts > 1 ? `&alternatives=${drafts}` : ""), { method: "POST", body: $("league").value, headers: { "X-CSRF-Token": csrf } });
+  const body = await r.json();
+  if (r.status === 429) { $("errors").textContent = "The service is busy: " + body.error + " (retry in " + (r.headers.get("Retry-After") || "a few") + " s)"; return; }
+  if (!r.ok) { $("errors").textContent = (body.messages || [body.error]).join("\n"); return; }
+  leagueId = body.league_id;
+  watch(body.id, limit);
+});
+function watch(id, limit) {
+  $("progressRow").hidden = false;
+  timer = setInterval(async () => {
+    const r = await fetch(`/api/jobs/${id}`);
+    if (!r.ok) return;
+    const s = await r.json();
+    $("state").textContent = s.state;
+    $("bar").value = Math.min(1, s.elapsed / limit);
+    let text = `${s.elapsed.toFixed(1)} s of ${limit} s`;
+    if (s.incumbent != null) text += `, objective ${s.incumbent.toFixed(2)}`;
+    if (s.bound != null) text += `, bound ${s.bound.toFixed(2)}`;
+    $("progressText").textContent = text;
+    if (!["queued", "running"].includes(s.state)) { clearInterval(timer); finished(id, s); }
+  }, 500);
+}
+function finished(id, s) {
+  $("bar").value = 1;
+  if (s.messages && s.messages.length) $("errors").textContent = s.messages.join("\n");
+  if (s.state !== "done") return;
+  const rows = [["fixtures", s.fixtures], ["valid", s.valid ? "yes" : "no"], ["breaks", s.breaks],
+    ["objective", s.incumbent != null ? s.incumbent.toFixed(2) : "-"],
+    ["gap", s.gap != null ? (100 * s.gap).toFixed(1) + "%" : "-"]];
+  $("figures").innerHTML = rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join("");
+  $("figures").hidden = false;
+  $("links").innerHTML = `<a href="/api/jobs/${id}/fixtures.csv" download="fixtures.csv">Download the fixture list (CSV)</a>
+    <a href="/api/jobs/${id}/report/" target="_blank">Open the report</a>` +
+    (s.drafts > 1 ? ` <a id="compareLink" href="/api/jobs/${id}/compare" target="_blank">Compare the ${s.drafts} drafts (for the committee)</a>` : "");
+  $("links").hidden = false;
+  $("report").src = `/api/jobs/${id}/report/`;
+  $("report").hidden = false;
+  $("publishing").hidden = false;
+  const many = s.drafts > 1;
+  $("draftChoice").hidden = !many; $("draftLabel").hidden = !many;
+  $("draftChoice").innerHTML = many ? Array.from({ length: s.drafts }, (_, i) => `<option value="${i + 1}">draft ${i + 1}</option>`).join("") : "";
+  $("publish").textContent = many ? "Choose and publish this draft" : "Publish this list";
+  $("publish").onclick = () => publish(id);
+  draftJob = id;
+  loadDraft();
+}
+$("invite").addEventListener("click", async () => {
+  const r = await fetch(`/api/leagues/${leagueId}/invitations`, { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: "{}" });
+  const body = await r.json();
+  if (!r.ok) { $("errors").textContent = body.error; return; }
+  const link = `${location.origin}/invite/${body.token}`;
+  $("invitation").innerHTML = `Send this link to the committee member (it works once they log in): <a id="inviteLink" href="${link}">${link}</a>`;
+});
+let publication = null;
+let leagueId = null;
+async function publish(job) {
+  const draft = $("draftChoice").hidden ? {} : { draft: Number($("draftChoice").value) };
+  const r = await fetch(`/api/jobs/${job}/publish`, { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(draft) });
+  const body = await r.json();
+  if (!r.ok) { $("errors").textContent = body.error; return; }
+  showPublication(body);
+}
+async function showPublication(p) {
+  publication = p.id;
+  $("published").innerHTML = `Version ${p.number} published: <a href="${p.url}" target="_blank">${location.origin}${p.url}</a>
+    · <a href="${p.url}lms.csv" download="lms.csv">LMS import file</a>`;
+  const csv = await (await fetch(`${p.url}fixtures.csv`)).text();
+  const rows = csvRows(csv).slice(1);
+  $("moveFixture").innerHTML = rows.map((f) => `<option value="${html(f[2])} v ${html(f[3])}">${html(f[0])} ${html(f[2])} v ${html(f[3])}</option>`).join("");
+  const teams = [...new Set(rows.flatMap((f) => [f[2], f[3]]))].sort();
+  $("changeTeam").innerHTML = teams.map((t) => `<option>${html(t)}</option>`).join("");
+  $("movePanel").hidden = false;
+  $("moves").innerHTML = "";
+}
+$("showMoves").addEventListener("click", async () => {
+  const fixture = $("moveFixture").value;
+  let url = `/api/publications/${publication}/moves?fixture=${encodeURIComponent(fixture)}`;
+  if ($("agreed").value) url += `&agreed=${$("agreed").value}`;
+  const r = await fetch(url);
+  const body = await r.json();
+  if (!r.ok) { $("errors").textContent = body.error; return; }
+  $("moves").innerHTML = `<tr><th>Date</th><th>Change</th><th>What it costs</th><th>Rule 2.6</th><th></th></tr>` +
+    body.moves.map((m, i) => `<tr><td>${html(m.date)}</td><td>${m.change.toFixed(2)}</td><td>${html(m.costs.join("; ") || "no change for either team")}</td>
+      <td>${html(m.window || "-")}</td><td><button type="button" data-date="${m.date}" class="moveHere">Move here</button></td></tr>`).join("");
+  for (const b of document.querySelectorAll(".moveHere")) b.onclick = () => move(fixture, b.dataset.date);
+});
+$("preview").addEventListener("click", async () => {
+  const team = $("changeTeam").value, date = $("changeDate").value;
+  if (!date) { $("errors").textContent = "Give the date."; return; }
+  // A postponement frees the date from the day itself; a withdrawal scratches from the date on.
+  const spec = { league_id: leagueId, rerun_of: publication, from: date, time_limit: 10 };
+  if ($("changeKind").value === "withdraw") spec.withdraw = [team]; else spec.unavailable = [`${team}=${date}`];
+  await rerunPreview(spec);
+});
+// Runs a rerun job, shows what it moves (and how many stay), and offers to publish it.
+async function rerunPreview(spec) {
+  $("errors").textContent = ""; $("diff").innerHTML = ""; $("confirm").hidden = true;
+  const r = await fetch("/api/jobs", { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(spec) });
+  const job = await r.json();
+  if (!r.ok) { $("errors").textContent = (job.messages || [job.error]).join("\n"); return false; }
+  let s;
+  do { await new Promise((ok) => setTimeout(ok, 500)); s = await (await fetch(`/api/jobs/${job.id}`)).json(); }
+  while (["queued", "running"].includes(s.state));
+  if (s.state !== "done") { $("errors").textContent = (s.messages || [s.state]).join("\n"); return false; }
+  const diff = await (await fetch(`/api/jobs/${job.id}/files/fixtures.diff.csv`)).text();
+  const lines = csvRows(diff);
+  const changed = lines.slice(1).filter((l) => l[0] !== "unchanged");
+  $("diff").innerHTML = `<tr>${lines[0].map((h) => `<th>${html(h)}</th>`).join("")}</tr>` +
+    changed.map((l) => `<tr>${l.map((c) => `<td>${html(c)}</td>`).join("")}</tr>`).join("") +
+    `<tr><td colspan="${lines[0].length}">${lines.length - 1 - changed.length} fixtures unchanged</td></tr>`;
+  $("confirm").hidden = false;
+  $("confirm").onclick = async () => {
+    const p = await fetch(`/api/jobs/${job.id}/publish`, { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: "{}" });
+    const body = await p.json();
+    if (!p.ok) { $("errors").textContent = body.error; return; }
+    $("confirm").hidden = true;
+    showPublication(body);
+  };
+  return true;
+}
+// Rule 2.6 before publication: the chosen draft's fixtures, the changes the clubs agreed.
+let draftJob = null, agreed = [];
+function draftUrl() {
+  return $("draftChoice").hidden ? `/api/jobs/${draftJob}/fixtures.csv` : `/api/jobs/${draftJob}/files/draft-${$("draftChoice").value}.csv`;
+}
+async function loadDraft() {
+  const csv = await (await fetch(draftUrl())).text();
+  const rows = csvRows(csv).slice(1);
+  $("agreedFixture").innerHTML = rows.map((f) => `<option value="${html(f[2])}\t${html(f[3])}">${html(f[0])} ${html(f[2])} v ${html(f[3])}</option>`).join("");
+  agreed = []; $("agreedList").innerHTML = ""; $("rerunAgreed").hidden = true;
+  return csv;
+}
+$("draftChoice").addEventListener("change", loadDraft);
+$("addAgreed").addEventListener("click", () => {
+  const [home, away] = $("agreedFixture").value.split("\t");
+  const date = $("agreedDate").value;
+  if (!date) { $("errors").textContent = "Give the agreed date."; return; }
+  agreed.push({ home, away, date });
+  $("agreedList").innerHTML = agreed.map((a) => `<li>${html(a.home)} v ${html(a.away)} on ${html(a.date)}</li>`).join("");
+  $("rerunAgreed").hidden = false;
+});
+$("rerunAgreed").addEventListener("click", async () => {
+  const csv = await (await fetch(draftUrl())).text();
+  const dates = csvRows(csv).slice(1).map((l) => l[0]).sort();
+  const quote = (t) => JSON.stringify(t);
+  const league = $("league").value.replace(/\s*$/, "\n") + agreed.map((a) =>
+    `\n[[fixed]]\nhome = ${quote(a.home)}\naway = ${quote(a.away)}\ndate = ${a.date}\n`).join("");
+  if (await rerunPreview({ league, current: csv, from: dates[0], time_limit: 10 })) {
+    $("league").value = league;
+    agreed = []; $("agreedList").innerHTML = ""; $("rerunAgreed").hidden = true;
+  }
+});
+async function move(fixture, date) {
+  const req = { fixture, date };
+  if ($("agreed").value) req.agreed = $("agreed").value;
+  const r = await fetch(`/api/publications/${publication}/move`, { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(req) });
+  const body = await r.json();
+  if (!r.ok) { $("errors").textContent = [body.error].concat(body.messages || []).join("\n"); return; }
+  $("moved").innerHTML = `${html(fixture)} moved to ${html(date)}: <a href="${body.url}changes.csv" download="changes.csv">what changed</a>`;
+  showPublication(body);
+}
