@@ -393,3 +393,52 @@ fn a_stopped_worker_hands_its_job_back_at_once() {
         }
     }
 }
+
+/// 3,000 connections that send half a request's headers and then nothing: the server serves
+/// others meanwhile, and closes every one of them once its headers are 10 s late.
+#[test]
+fn slow_clients_are_cut_off() {
+    use std::io::{Read, Write};
+    use std::time::{Duration, Instant};
+    // SAFETY: getrlimit and setrlimit only read and write the struct passed.
+    unsafe {
+        let mut l = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        libc::getrlimit(libc::RLIMIT_NOFILE, &mut l);
+        l.rlim_cur = l.rlim_max;
+        libc::setrlimit(libc::RLIMIT_NOFILE, &l);
+    }
+    let db = Db::new(BACKENDS[0]);
+    let mut s = Server::start(&db, &["--workers", "0"]);
+    let addr = s.base.trim_start_matches("http://").to_string();
+    let mut slow = Vec::new();
+    for _ in 0..3000 {
+        let Ok(mut c) = std::net::TcpStream::connect(&addr) else {
+            break;
+        };
+        let _ = c.write_all(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ");
+        slow.push(c);
+    }
+    assert!(slow.len() >= 1000, "only {} connections opened", slow.len());
+    let start = Instant::now();
+    // Closed ones read as end of file; those over the cap were closed at once.
+    let mut closed = 0;
+    for c in &mut slow {
+        c.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        let mut buf = [0u8; 512];
+        match c.read(&mut buf) {
+            Ok(_) => closed += 1, // end of file, or a last answer before the close
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => closed += 1,
+            Err(e) => panic!("a slow connection stayed open: {e}"),
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "still open after 30 s"
+        );
+    }
+    assert_eq!(closed, slow.len());
+    assert!(s.alive());
+    assert_eq!(s.get("/").0, 200);
+}

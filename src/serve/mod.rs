@@ -24,7 +24,6 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -148,17 +147,78 @@ pub fn serve(cfg: Config) -> Result<(), String> {
             .map_err(|e| e.to_string())?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
         eprintln!("listening on http://{addr}");
-        axum::serve(
-            listener,
-            router(app).into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(worker::stopped())
-        .await
-        .map_err(|e| e.to_string())?;
+        accept(listener, router(app)).await;
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
         worker::release(&store_for_workers, workers).await;
         Ok(())
     })
+}
+
+/// Connections served at once; a connection beyond is closed as soon as it is accepted.
+const MAX_CONNECTIONS: usize = 512;
+/// Seconds a client has to send a request's headers before its connection is closed.
+const HEADER_SECONDS: u64 = 10;
+
+/// Serves connections until SIGINT or SIGTERM: at most `MAX_CONNECTIONS` at once, each closed
+/// when its headers take longer than `HEADER_SECONDS`; then lets requests in progress finish
+/// for a few seconds.
+async fn accept(listener: tokio::net::TcpListener, app: Router) {
+    use std::time::Duration;
+    raise_open_files();
+    let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+    let stop = worker::stopped();
+    tokio::pin!(stop);
+    loop {
+        let (stream, remote) = tokio::select! {
+            _ = &mut stop => break,
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                Err(_) => {
+                    // Out of file descriptors, or the client gave up: wait, then go on.
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+        };
+        let Ok(slot) = slots.clone().try_acquire_owned() else {
+            continue; // dropping the stream closes it
+        };
+        let service = app
+            .clone()
+            .layer(axum::Extension(axum::extract::ConnectInfo(remote)));
+        tokio::spawn(async move {
+            let _slot = slot;
+            let _ = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(Duration::from_secs(HEADER_SECONDS))
+                .serve_connection(
+                    hyper_util::rt::TokioIo::new(stream),
+                    hyper_util::service::TowerToHyperService::new(service),
+                )
+                .await;
+        });
+    }
+    let _ = tokio::time::timeout(
+        Duration::from_secs(5),
+        slots.acquire_many(MAX_CONNECTIONS as u32),
+    )
+    .await;
+}
+
+/// Lets the process hold as many open files as its hard limit allows (a connection is one).
+fn raise_open_files() {
+    #[cfg(unix)]
+    // SAFETY: getrlimit and setrlimit only read and write the struct passed.
+    unsafe {
+        let mut l = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut l) == 0 && l.rlim_cur < l.rlim_max {
+            l.rlim_cur = l.rlim_max;
+            libc::setrlimit(libc::RLIMIT_NOFILE, &l);
+        }
+    }
 }
 
 /// Runs workers only (`fixtures worker`), on a shared store, until interrupted.
@@ -259,8 +319,81 @@ fn router(app: Shared) -> Router {
         .route("/api/publications/{id}/moves", get(api::moves))
         .route("/api/publications/{id}/move", post(api::move_published))
         .route("/api/template.xlsx", get(api::template_xlsx))
+        .route("/assets/{file}", get(asset))
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn(guard))
         .with_state(app)
+}
+
+/// The pages' scripts, served as files so that the pages carry no inline script.
+async fn asset(axum::extract::Path(file): axum::extract::Path<String>) -> Response {
+    let body = match file.as_str() {
+        "home.js" => include_str!("assets/home.js"),
+        "upload.js" => include_str!("assets/upload.js"),
+        "calendar.js" => include_str!("assets/calendar.js"),
+        "compare.js" => include_str!("assets/compare.js"),
+        _ => return not_found(),
+    };
+    (
+        [
+            (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// Seconds a request may take from its first byte to its answer (a client that sends its body
+/// slowly is cut off at this).
+const REQUEST_SECONDS: u64 = 60;
+
+/// Every request: a time limit, the security headers, and a line in the access log (method,
+/// path with any invitation token hidden, status, milliseconds; never a password or token).
+async fn guard(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let method = req.method().clone();
+    let path = logged_path(req.uri().path());
+    let start = std::time::Instant::now();
+    let mut r = match tokio::time::timeout(
+        std::time::Duration::from_secs(REQUEST_SECONDS),
+        next.run(req),
+    )
+    .await
+    {
+        Ok(r) => r,
+        Err(_) => error(StatusCode::REQUEST_TIMEOUT, "the request took too long"),
+    };
+    let h = r.headers_mut();
+    for (name, value) in [
+        (
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+             img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; \
+             frame-ancestors 'self'",
+        ),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::X_FRAME_OPTIONS, "SAMEORIGIN"),
+        (header::REFERRER_POLICY, "same-origin"),
+    ] {
+        h.entry(name).or_insert(HeaderValue::from_static(value));
+    }
+    eprintln!(
+        "access: {method} {path} {} {}ms",
+        r.status().as_u16(),
+        start.elapsed().as_millis()
+    );
+    r
+}
+
+/// A path as the access log shows it: an invitation's token is a password, so it is hidden.
+fn logged_path(path: &str) -> String {
+    for prefix in ["/invite/", "/api/invitations/"] {
+        if let Some(rest) = path.strip_prefix(prefix) {
+            let tail = rest.find('/').map_or("", |i| &rest[i..]);
+            return format!("{prefix}…{tail}");
+        }
+    }
+    path.chars().take(200).collect()
 }
 
 /// A JSON error.
