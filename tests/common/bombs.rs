@@ -5,19 +5,12 @@ use std::io::{Cursor, Read, Write};
 
 /// A zip of `parts` (name, bytes), deflated.
 pub fn zip(parts: &[(&str, Vec<u8>)]) -> Vec<u8> {
-    let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
-    let opts = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated)
-        .large_file(true);
-    for (name, bytes) in parts {
-        w.start_file(*name, opts).unwrap();
-        w.write_all(bytes).unwrap();
-    }
-    w.finish().unwrap().into_inner()
+    zip_of_repeats(parts, "", "", 0)
 }
 
-/// A zip with one part of `size` bytes of one letter (deflated to about a thousandth), written
-/// in pieces so the test never holds it whole.
+/// A zip of `other`, then (when `name` is not empty) one part of `head` and `size` bytes of
+/// one letter (deflated to about a thousandth), written in pieces so the test never holds it
+/// whole.
 pub fn zip_of_repeats(other: &[(&str, Vec<u8>)], name: &str, head: &str, size: usize) -> Vec<u8> {
     let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
     let opts = zip::write::SimpleFileOptions::default()
@@ -27,14 +20,16 @@ pub fn zip_of_repeats(other: &[(&str, Vec<u8>)], name: &str, head: &str, size: u
         w.start_file(*n, opts).unwrap();
         w.write_all(bytes).unwrap();
     }
-    w.start_file(name, opts).unwrap();
-    w.write_all(head.as_bytes()).unwrap();
-    let chunk = vec![b'a'; 1 << 20];
-    let mut left = size;
-    while left > 0 {
-        let n = left.min(chunk.len());
-        w.write_all(&chunk[..n]).unwrap();
-        left -= n;
+    if !name.is_empty() {
+        w.start_file(name, opts).unwrap();
+        w.write_all(head.as_bytes()).unwrap();
+        let chunk = vec![b'a'; 1 << 20];
+        let mut left = size;
+        while left > 0 {
+            let n = left.min(chunk.len());
+            w.write_all(&chunk[..n]).unwrap();
+            left -= n;
+        }
     }
     w.finish().unwrap().into_inner()
 }
