@@ -442,3 +442,359 @@ fn slow_clients_are_cut_off() {
     assert!(s.alive());
     assert_eq!(s.get("/").0, 200);
 }
+
+/// `method path` as `token` with an optional JSON body: status and JSON.
+fn as_json(
+    s: &Server,
+    method: &str,
+    path: &str,
+    token: &str,
+    body: Option<&str>,
+) -> (u16, serde_json::Value) {
+    let (code, text) = s.call(
+        method,
+        path,
+        Some(token),
+        body.map(|b| ("application/json", b)),
+    );
+    (
+        code,
+        serde_json::from_str(&text).unwrap_or(serde_json::Value::Null),
+    )
+}
+
+/// A league of the owner's: its id.
+fn new_league(s: &Server) -> String {
+    let (code, text) = s.call(
+        "POST",
+        "/api/leagues",
+        Some(&s.token),
+        Some(("text/plain", &tiny_league())),
+    );
+    assert_eq!(code, 201, "{text}");
+    serde_json::from_str::<serde_json::Value>(&text).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// An invitation works once, for the one who accepted it; a withdrawn one not at all; the
+/// secretary sees them with their expiry and can remove a member, who then sees nothing.
+#[test]
+fn invitations_are_single_use_revocable_and_members_removable() {
+    let db = Db::new(BACKENDS[0]);
+    let s = Server::start(&db, &["--workers", "0"]);
+    let (alice, mallory) = (db.user("alice"), db.user("mallory"));
+    let id = new_league(&s);
+    let (code, inv) = as_json(
+        &s,
+        "POST",
+        &format!("/api/leagues/{id}/invitations"),
+        &s.token,
+        None,
+    );
+    assert_eq!(code, 201, "{inv}");
+    let token = inv["token"].as_str().unwrap().to_string();
+    assert!(inv["expires"].as_i64().unwrap() > 0);
+    let accept =
+        |t: &str, who: &str| as_json(&s, "POST", &format!("/api/invitations/{t}"), who, None).0;
+    assert_eq!(accept(&token, &alice), 200);
+    assert_eq!(accept(&token, &alice), 200, "the member may open it again");
+    assert_eq!(accept(&token, &mallory), 404, "used up");
+    assert_eq!(
+        s.call("GET", &format!("/api/leagues/{id}"), Some(&mallory), None)
+            .0,
+        404
+    );
+    assert_eq!(
+        s.call("GET", &format!("/api/leagues/{id}"), Some(&alice), None)
+            .0,
+        200
+    );
+    // A second invitation, withdrawn before use.
+    let (_, inv2) = as_json(
+        &s,
+        "POST",
+        &format!("/api/leagues/{id}/invitations"),
+        &s.token,
+        None,
+    );
+    let (code, list) = as_json(
+        &s,
+        "GET",
+        &format!("/api/leagues/{id}/invitations"),
+        &s.token,
+        None,
+    );
+    assert_eq!(code, 200, "{list}");
+    let invs = list["invitations"].as_array().unwrap();
+    assert_eq!(invs.len(), 2);
+    assert_eq!(invs.iter().filter(|i| i["used"] == true).count(), 1);
+    let open = invs.iter().find(|i| i["used"] == false).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        !list.to_string().contains(&token),
+        "the list shows no token"
+    );
+    assert_eq!(
+        as_json(
+            &s,
+            "GET",
+            &format!("/api/leagues/{id}/invitations"),
+            &alice,
+            None
+        )
+        .0,
+        404,
+        "members do not manage"
+    );
+    assert_eq!(
+        s.call(
+            "DELETE",
+            &format!("/api/leagues/{id}/invitations/{open}"),
+            Some(&s.token),
+            None
+        )
+        .0,
+        204
+    );
+    assert_eq!(
+        accept(inv2["token"].as_str().unwrap(), &mallory),
+        404,
+        "withdrawn"
+    );
+    // The member removed.
+    let alice_id = list["members"][0]["id"].as_str().unwrap().to_string();
+    assert_eq!(list["members"][0]["name"], "alice");
+    assert_eq!(
+        s.call(
+            "DELETE",
+            &format!("/api/leagues/{id}/members/{alice_id}"),
+            Some(&alice),
+            None
+        )
+        .0,
+        404
+    );
+    assert_eq!(
+        s.call(
+            "DELETE",
+            &format!("/api/leagues/{id}/members/{alice_id}"),
+            Some(&s.token),
+            None
+        )
+        .0,
+        204
+    );
+    assert_eq!(
+        s.call("GET", &format!("/api/leagues/{id}"), Some(&alice), None)
+            .0,
+        404
+    );
+}
+
+/// An owner deletes a version, a league (its jobs' files leave the database file's bytes) and
+/// the account; tokens can be listed and revoked; the data is 0600 in a 0700 folder.
+#[test]
+fn deletion_deletes_and_files_are_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let db = Db::new(BACKENDS[0]);
+    let s = Server::start(&db, &["--workers", "1"]);
+    let (code, body, _) = s.submit(&tiny_league(), 1);
+    assert_eq!(code, 202, "{body}");
+    let job = body["id"].as_str().unwrap().to_string();
+    let league = body["league_id"].as_str().unwrap().to_string();
+    assert_eq!(
+        s.wait(&job, std::time::Duration::from_secs(60))["state"],
+        "done"
+    );
+    let (_, csv) = s.call(
+        "GET",
+        &format!("/api/jobs/{job}/fixtures.csv"),
+        Some(&s.token),
+        None,
+    );
+    let marker = csv.lines().nth(1).unwrap().to_string();
+    let dir = db.args()[1].clone();
+    let file = std::path::Path::new(&dir).join("fixtures.db");
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&file), 0o600);
+    assert_eq!(mode(std::path::Path::new(&dir)), 0o700);
+    // A version that no publication uses can go; the league can go, with the job.
+    let (code, v) = as_json(
+        &s,
+        "DELETE",
+        &format!("/api/leagues/{league}/versions/1"),
+        &s.token,
+        None,
+    );
+    assert_eq!(code, 204, "{v}");
+    assert_eq!(
+        s.call(
+            "DELETE",
+            &format!("/api/leagues/{league}"),
+            Some(&s.token),
+            None
+        )
+        .0,
+        204
+    );
+    assert_eq!(
+        s.call("GET", &format!("/api/jobs/{job}"), Some(&s.token), None)
+            .0,
+        404
+    );
+    // Checkpoint the log into the file, then look for the list's bytes.
+    let url = format!("sqlite://{}", file.display());
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        use sqlx::Connection;
+        let mut c = sqlx::SqliteConnection::connect(&url).await.unwrap();
+        sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+            .execute(&mut c)
+            .await
+            .unwrap();
+    });
+    let bytes = std::fs::read(&file).unwrap();
+    let found = bytes.windows(marker.len()).any(|w| w == marker.as_bytes());
+    assert!(
+        !found,
+        "the deleted job's list is still in fixtures.db: {marker}"
+    );
+    // Tokens: listed by id and expiry, revoked.
+    let (code, t) = as_json(&s, "GET", "/api/tokens", &s.token, None);
+    assert_eq!(code, 200, "{t}");
+    let tokens = t["tokens"].as_array().unwrap();
+    assert!(tokens[0]["expires"].as_i64().unwrap() > tokens[0]["created"].as_i64().unwrap());
+    let other = db.user("other");
+    let (_, t2) = as_json(&s, "GET", "/api/tokens", &other, None);
+    let other_id = t2["tokens"][0]["id"].as_str().unwrap().to_string();
+    assert_eq!(
+        s.call(
+            "DELETE",
+            &format!("/api/tokens/{other_id}"),
+            Some(&s.token),
+            None
+        )
+        .0,
+        404,
+        "not yours"
+    );
+    assert_eq!(
+        s.call(
+            "DELETE",
+            &format!("/api/tokens/{other_id}"),
+            Some(&other),
+            None
+        )
+        .0,
+        204
+    );
+    assert_eq!(
+        s.call("GET", "/api/tokens", Some(&other), None).0,
+        404,
+        "a revoked token opens nothing"
+    );
+    // The account, with its leagues.
+    let id = new_league(&s);
+    assert_eq!(
+        s.call("DELETE", "/api/account", Some(&s.token), None).0,
+        204
+    );
+    assert_eq!(
+        s.call("GET", &format!("/api/leagues/{id}"), Some(&s.token), None)
+            .0,
+        404
+    );
+}
+
+/// Unknown JSON fields are refused by name; every error answers JSON; a league too large to
+/// solve creates nothing; account names that differ in case or Unicode form are one name.
+#[test]
+fn requests_are_strict_and_names_are_compared_as_read() {
+    let db = Db::new(BACKENDS[0]);
+    let s = Server::start(&db, &["--workers", "0"]);
+    let body = serde_json::json!({ "league": tiny_league(), "time_limt": 5 }).to_string();
+    let (code, v) = as_json(&s, "POST", "/api/jobs", &s.token, Some(&body));
+    assert_eq!(code, 400, "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("unknown field `time_limt`"),
+        "{v}"
+    );
+    let (code, v) = as_json(
+        &s,
+        "POST",
+        "/api/check",
+        &s.token,
+        Some("{\"league\": \"x\", \"fixtures\": \"\", \"extra\": 1}"),
+    );
+    assert_eq!(code, 422, "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("extra"),
+        "JSON, naming the field: {v}"
+    );
+    let (code, v) = as_json(&s, "POST", "/api/check", &s.token, Some("not json"));
+    assert!((400..500).contains(&code), "{code}");
+    assert!(v["error"].is_string(), "a JSON error: {v}");
+    // Too large: refused, and no league made.
+    let mut lg = common::Lg::new("2026-09-01", "2036-08-31").division("Division 1", "double");
+    for i in 0..141 {
+        lg = lg.club(&format!("Club {i}"), "").team(
+            &format!("Team {i}"),
+            &format!("Club {i}"),
+            "Division 1",
+            "",
+        );
+    }
+    assert_eq!(s.submit(&lg.toml(), 30).0, 422);
+    let (_, leagues) = as_json(&s, "GET", "/api/leagues", &s.token, None);
+    assert_eq!(leagues.as_array().map_or(0, |a| a.len()), 0, "{leagues}");
+    // Names.
+    for taken in ["OWNER", "owner ", "ｏｗｎｅｒ"] {
+        let out = std::process::Command::new(common::service::BIN)
+            .arg("serve")
+            .args(db.args())
+            .args(["--create-user", taken])
+            .env("FIXTURES_PASSWORD", "another-secret")
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{taken:?} became a second account");
+    }
+}
+
+/// A running job deleted or cancelled stops solving within about a second.
+#[test]
+fn a_deleted_running_job_stops_at_once() {
+    let db = Db::new(BACKENDS[0]);
+    let s = Server::start(&db, &["--workers", "1"]);
+    let league = include_str!("../instances/sussex-2026-7.toml");
+    let (_, body, _) = s.submit(league, 60);
+    let id = body["id"].as_str().unwrap().to_string();
+    s.wait_running(&id);
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while children(s.pid()).is_empty() {
+        assert!(std::time::Instant::now() < end, "no solve process");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(
+        s.call("DELETE", &format!("/api/jobs/{id}"), Some(&s.token), None)
+            .0,
+        200
+    );
+    let t = std::time::Instant::now();
+    while !children(s.pid()).is_empty() {
+        assert!(
+            t.elapsed() < std::time::Duration::from_secs(3),
+            "still solving after 3 s"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}

@@ -247,14 +247,155 @@ pub(crate) async fn invite(
     if let Err(r) = league_caller(&app, &headers, &id, true).await {
         return r;
     }
-    match app.store.invite(&id).await {
+    match app.store.invite(&id, INVITATION_DAYS).await {
         Ok(token) => (
             StatusCode::CREATED,
-            Json(serde_json::json!({ "token": token, "link": format!("/invite/{token}") })),
+            Json(serde_json::json!({
+                "token": token, "link": format!("/invite/{token}"),
+                "expires": crate::store::now() + INVITATION_DAYS * 86_400,
+            })),
         )
             .into_response(),
         Err(e) => internal(e),
     }
+}
+
+/// Days an invitation can be accepted.
+const INVITATION_DAYS: i64 = 14;
+
+/// `GET /api/leagues/{id}/invitations` (owner): the invitations, used or not, with their
+/// expiry; `members`: the committee.
+pub(crate) async fn invitations(
+    State(app): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    if let Err(r) = league_caller(&app, &headers, &id, true).await {
+        return r;
+    }
+    match (
+        app.store.invitations(&id).await,
+        app.store.members(&id).await,
+    ) {
+        (Ok(inv), Ok(members)) => Json(serde_json::json!({
+            "invitations": inv,
+            "members": members.iter().map(|(id, name)| serde_json::json!({ "id": id, "name": name })).collect::<Vec<_>>(),
+        }))
+        .into_response(),
+        (Err(e), _) | (_, Err(e)) => internal(e),
+    }
+}
+
+/// `DELETE /api/leagues/{id}/invitations/{inv}` (owner): the invitation's link stops working.
+pub(crate) async fn revoke_invitation(
+    State(app): State<Shared>,
+    Path((id, inv)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    if let Err(r) = league_caller(&app, &headers, &id, true).await {
+        return r;
+    }
+    deleted(app.store.revoke_invitation(&id, &inv).await)
+}
+
+/// `DELETE /api/leagues/{id}/members/{user}` (owner): the member leaves the committee.
+pub(crate) async fn remove_member(
+    State(app): State<Shared>,
+    Path((id, user)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    if let Err(r) = league_caller(&app, &headers, &id, true).await {
+        return r;
+    }
+    deleted(app.store.remove_member(&id, &user).await)
+}
+
+/// `DELETE /api/leagues/{id}` (owner): the league with all its versions, jobs, drafts,
+/// publications (their public pages go too), members and invitations.
+pub(crate) async fn delete_league(
+    State(app): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    if let Err(r) = league_caller(&app, &headers, &id, true).await {
+        return r;
+    }
+    deleted(app.store.delete_league(&id).await.map(|()| true))
+}
+
+/// `DELETE /api/leagues/{id}/versions/{n}` (owner): a league version no publication uses.
+pub(crate) async fn delete_version(
+    State(app): State<Shared>,
+    Path((id, n)): Path<(String, i64)>,
+    headers: HeaderMap,
+) -> Response {
+    if let Err(r) = league_caller(&app, &headers, &id, true).await {
+        return r;
+    }
+    match app.store.delete_version(&id, n).await {
+        Ok(Err(why)) => error(StatusCode::CONFLICT, &why),
+        Ok(Ok(found)) => deleted(Ok(found)),
+        Err(e) => internal(e),
+    }
+}
+
+/// `DELETE /api/leagues/{id}/publications/{p}` (owner): a published version and its public
+/// pages.
+pub(crate) async fn delete_publication(
+    State(app): State<Shared>,
+    Path((id, p)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    if let Err(r) = league_caller(&app, &headers, &id, true).await {
+        return r;
+    }
+    deleted(app.store.delete_publication(&id, &p).await)
+}
+
+/// 204 when something was deleted, 404 when there was nothing to delete.
+fn deleted(r: Result<bool, crate::store::StoreError>) -> Response {
+    match r {
+        Ok(true) => StatusCode::NO_CONTENT.into_response(),
+        Ok(false) => not_found(),
+        Err(e) => internal(e),
+    }
+}
+
+/// `GET /api/tokens`: the caller's API tokens (ids, not the tokens), with their expiry.
+pub(crate) async fn tokens(State(app): State<Shared>, headers: HeaderMap) -> Response {
+    let c = match caller_for(&app, &headers, false).await {
+        Ok(c) => c,
+        Err(r) => return r,
+    };
+    match app.store.api_tokens(&c.user).await {
+        Ok(t) => Json(serde_json::json!({
+            "tokens": t.iter().map(|(id, created, expires)| serde_json::json!({ "id": id, "created": created, "expires": expires })).collect::<Vec<_>>(),
+        }))
+        .into_response(),
+        Err(e) => internal(e),
+    }
+}
+
+/// `DELETE /api/tokens/{id}`: revokes one of the caller's API tokens.
+pub(crate) async fn revoke_token(
+    State(app): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let c = match caller_for(&app, &headers, true).await {
+        Ok(c) => c,
+        Err(r) => return r,
+    };
+    deleted(app.store.revoke_api_token(&c.user, &id).await)
+}
+
+/// `DELETE /api/account`: the caller's account and everything it owns.
+pub(crate) async fn delete_account(State(app): State<Shared>, headers: HeaderMap) -> Response {
+    let c = match caller_for(&app, &headers, true).await {
+        Ok(c) => c,
+        Err(r) => return r,
+    };
+    deleted(app.store.delete_user(&c.user).await.map(|()| true))
 }
 
 /// `POST /api/invitations/{token}`: the caller joins the league's committee.
@@ -285,6 +426,36 @@ pub(crate) struct SubmitQuery {
     alternatives: Option<usize>,
 }
 
+/// The fields a JSON job may have.
+const JOB_FIELDS: [&str; 10] = [
+    "league",
+    "league_id",
+    "time_limit",
+    "alternatives",
+    "seed",
+    "current",
+    "from",
+    "withdraw",
+    "rerun_of",
+    "unavailable",
+];
+
+/// Refuses a JSON job with a field it does not know (a misspelt option would otherwise be
+/// ignored without a word).
+fn known_fields(raw: &str) -> Result<(), String> {
+    let value: serde_json::Value =
+        serde_json::from_str(raw).map_err(|e| format!("bad JSON job: {e}"))?;
+    if let Some(o) = value.as_object() {
+        if let Some(k) = o.keys().find(|k| !JOB_FIELDS.contains(&k.as_str())) {
+            return Err(format!(
+                "bad JSON job: unknown field `{k}`; the fields are {}",
+                JOB_FIELDS.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// A JSON job: the league (its file, or the id of one of the caller's leagues) and options.
 #[derive(Debug, Deserialize)]
 struct JsonJob {
@@ -297,7 +468,27 @@ struct JsonJob {
     spec: JobSpec,
 }
 
-/// The league version a job solves: (league id, version id, the league).
+/// The league, if its solve fits a worker's memory (the size model, `pipeline::fits`); else
+/// the answer to give. Checked before anything of the job is stored.
+async fn sized(app: &Shared, league: model::League) -> Result<model::League, Response> {
+    let memory = app.cfg.worker_memory;
+    let sized = tokio::task::spawn_blocking(move || {
+        let fits = crate::pipeline::fits(&league, memory);
+        (league, fits)
+    })
+    .await;
+    match sized {
+        Ok((league, Ok(_))) => Ok(league),
+        Ok((_, Err(why))) => Err(error(StatusCode::UNPROCESSABLE_ENTITY, &why)),
+        Err(_) => Err(error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the league could not be sized",
+        )),
+    }
+}
+
+/// The league version a job solves (a league too large to solve is refused before it is
+/// stored): (league id, version id, the league).
 async fn job_league(
     app: &Shared,
     user: &User,
@@ -316,6 +507,7 @@ async fn job_league(
             .ok_or_else(not_found)?;
         if let Some(t) = text.filter(|t| *t != v.toml) {
             let league = model::parse_league(&t, "league.toml").map_err(|e| invalid_league(&e))?;
+            let league = sized(app, league).await?;
             let vid = store
                 .add_version(&id, &league.name, &t)
                 .await
@@ -327,6 +519,7 @@ async fn job_league(
                 .ok_or_else(not_found)?;
         }
         let league = model::parse_league(&v.toml, "league.toml").map_err(|e| invalid_league(&e))?;
+        let league = sized(app, league).await?;
         return Ok((id, v.id, league));
     }
     let t = text.ok_or_else(|| {
@@ -336,6 +529,7 @@ async fn job_league(
         )
     })?;
     let league = model::parse_league(&t, "league.toml").map_err(|e| invalid_league(&e))?;
+    let league = sized(app, league).await?;
     // The caller's league of that name gets a new version when the file changed.
     let owned = store.leagues_of(user).await.map_err(internal)?;
     if let Some(l) = owned
@@ -416,6 +610,9 @@ pub(crate) async fn submit(
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("application/json"));
     let job = if json {
+        if let Err(m) = known_fields(raw) {
+            return error(StatusCode::BAD_REQUEST, &m);
+        }
         match serde_json::from_str::<JsonJob>(raw) {
             Ok(j) => j,
             Err(e) => return error(StatusCode::BAD_REQUEST, &format!("bad JSON job: {e}")),
@@ -455,20 +652,6 @@ pub(crate) async fn submit(
     }
     if let Err(m) = check_spec(&spec, &league) {
         return error(StatusCode::BAD_REQUEST, &m);
-    }
-    // The size model: a league whose solve would not fit a worker's memory is refused now,
-    // not when it takes a worker down.
-    let memory = app.cfg.worker_memory;
-    let sized = tokio::task::spawn_blocking(move || crate::pipeline::fits(&league, memory)).await;
-    match sized {
-        Ok(Ok(_)) => {}
-        Ok(Err(why)) => return error(StatusCode::UNPROCESSABLE_ENTITY, &why),
-        Err(_) => {
-            return error(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "the league could not be sized",
-            )
-        }
     }
     let spec_text = serde_json::to_string(&spec).unwrap_or_default();
     let caps = crate::store::Caps {
@@ -666,6 +849,7 @@ pub(crate) async fn ics_file(
 
 /// What to publish: a draft of the job (default: its fixture list).
 #[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct PublishRequest {
     #[serde(default)]
     draft: Option<usize>,
@@ -785,6 +969,7 @@ pub(crate) async fn public_diff(State(app): State<Shared>, Path(id): Path<String
 
 /// A check request: a league file and a fixture list.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct CheckRequest {
     league: String,
     fixtures: String,
@@ -792,6 +977,7 @@ pub(crate) struct CheckRequest {
 
 /// An import request: the league file to start from and the team-entry workbook.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct ImportRequest {
     league: String,
     /// The workbook's file name (its ending says XLSX, ODS or CSV).
@@ -994,6 +1180,7 @@ pub(crate) async fn moves(
 
 /// A move of a published fixture.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct MoveRequest {
     fixture: String,
     date: String,

@@ -22,6 +22,7 @@ const MAX_KEYS: usize = 100_000;
 
 /// A login, from the page's form or the API.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct Login {
     name: String,
     password: String,
@@ -79,12 +80,6 @@ impl Limiter {
     }
 }
 
-/// A name as the limiter and uniqueness compare it: Unicode NFKC, case-folded, trimmed.
-pub(crate) fn name_key(name: &str) -> String {
-    use unicode_normalization::UnicodeNormalization;
-    name.trim().nfkc().collect::<String>().to_lowercase()
-}
-
 /// The client's address: the connection's, or, when that is a trusted proxy, the last address
 /// in `X-Forwarded-For` that is not a trusted proxy.
 pub(crate) fn client_ip(
@@ -134,7 +129,7 @@ async fn attempt(
     login: &Login,
 ) -> Result<crate::store::User, Response> {
     let now = crate::store::now();
-    let name = name_key(&login.name);
+    let name = crate::store::name_key(&login.name);
     let keys = [
         (format!("pair:{name}|{ip}"), MAX_PAIR_FAILURES),
         (format!("ip:{ip}"), MAX_ADDRESS_FAILURES),

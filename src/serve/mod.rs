@@ -90,6 +90,13 @@ pub(crate) type Shared = Arc<App>;
 pub async fn open_store(cfg: &Config) -> Result<Store, StoreError> {
     if cfg.db.is_none() {
         std::fs::create_dir_all(&cfg.data).map_err(|e| StoreError::Url(e.to_string()))?;
+        // The data folder is the service's alone.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&cfg.data, std::fs::Permissions::from_mode(0o700))
+                .map_err(|e| StoreError::Url(e.to_string()))?;
+        }
     }
     Store::open(&cfg.db_url()).await
 }
@@ -294,10 +301,34 @@ fn router(app: Shared) -> Router {
         .route("/api/openapi.json", get(page::openapi))
         .route("/api/login", post(auth::login_api))
         .route("/api/leagues", get(api::leagues).post(api::create_league))
-        .route("/api/leagues/{id}", get(api::league))
+        .route(
+            "/api/leagues/{id}",
+            get(api::league).delete(api::delete_league),
+        )
+        .route(
+            "/api/leagues/{id}/invitations/{inv}",
+            axum::routing::delete(api::revoke_invitation),
+        )
+        .route(
+            "/api/leagues/{id}/members/{user}",
+            axum::routing::delete(api::remove_member),
+        )
+        .route(
+            "/api/leagues/{id}/publications/{p}",
+            axum::routing::delete(api::delete_publication),
+        )
+        .route("/api/tokens", get(api::tokens))
+        .route("/api/tokens/{id}", axum::routing::delete(api::revoke_token))
+        .route("/api/account", axum::routing::delete(api::delete_account))
         .route("/api/leagues/{id}/versions", post(api::add_version))
-        .route("/api/leagues/{id}/versions/{n}", get(api::version_file))
-        .route("/api/leagues/{id}/invitations", post(api::invite))
+        .route(
+            "/api/leagues/{id}/versions/{n}",
+            get(api::version_file).delete(api::delete_version),
+        )
+        .route(
+            "/api/leagues/{id}/invitations",
+            get(api::invitations).post(api::invite),
+        )
         .route("/api/invitations/{token}", post(api::accept))
         .route("/api/jobs", post(api::submit))
         .route("/api/jobs/{id}", get(api::status).delete(api::cancel))
@@ -354,7 +385,7 @@ async fn guard(req: axum::extract::Request, next: axum::middleware::Next) -> Res
     let method = req.method().clone();
     let path = logged_path(req.uri().path());
     let start = std::time::Instant::now();
-    let mut r = match tokio::time::timeout(
+    let r = match tokio::time::timeout(
         std::time::Duration::from_secs(REQUEST_SECONDS),
         next.run(req),
     )
@@ -363,6 +394,7 @@ async fn guard(req: axum::extract::Request, next: axum::middleware::Next) -> Res
         Ok(r) => r,
         Err(_) => error(StatusCode::REQUEST_TIMEOUT, "the request took too long"),
     };
+    let mut r = json_errors(r).await;
     let h = r.headers_mut();
     for (name, value) in [
         (
@@ -383,6 +415,25 @@ async fn guard(req: axum::extract::Request, next: axum::middleware::Next) -> Res
         start.elapsed().as_millis()
     );
     r
+}
+
+/// An error answered in plain text (axum's own, for a body or path it cannot read) as JSON,
+/// like every other error of the API.
+async fn json_errors(r: Response) -> Response {
+    let plain = r
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/plain"));
+    if !(plain && (r.status().is_client_error() || r.status().is_server_error())) {
+        return r;
+    }
+    let status = r.status();
+    let text = axum::body::to_bytes(r.into_body(), 64 * 1024)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default();
+    error(status, text.trim())
 }
 
 /// A path as the access log shows it: an invitation's token is a password, so it is hidden.

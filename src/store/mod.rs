@@ -21,6 +21,36 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (2, include_str!("../../migrations/0002_hardening.sql")),
 ];
 
+/// A name as uniqueness and login limits compare it: Unicode NFKC, case-folded, trimmed (so
+/// `ownera`, `OWNERA` and `ownerA` with a Cyrillic А are told apart from `ownerA` or not, as a
+/// reader would).
+pub fn name_key(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    name.trim().nfkc().collect::<String>().to_lowercase()
+}
+
+/// A session's CSRF token: derived from the session token (which only the browser holds), so
+/// the database holds no CSRF token.
+fn csrf_of(session_token: &str) -> String {
+    hash_token(&format!("csrf:{session_token}"))[..32].to_string()
+}
+
+/// Days an API token lasts (a login makes a new one; `revoke_api_token` ends one sooner).
+pub const API_TOKEN_DAYS: i64 = 90;
+
+/// An invitation to a league's committee, as its secretary sees it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Invitation {
+    /// Its id (for withdrawing it; not the link's token).
+    pub id: String,
+    /// When it was made (Unix seconds).
+    pub created: i64,
+    /// Until when it can be accepted (Unix seconds).
+    pub expires: i64,
+    /// Whether someone has accepted it.
+    pub used: bool,
+}
+
 /// A job refused by a queue cap.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Full {
@@ -223,6 +253,7 @@ impl Store {
         let (url, max) = if postgres {
             (url.to_string(), 8)
         } else if let Some(path) = url.strip_prefix("sqlite://") {
+            private_file(std::path::Path::new(path)).map_err(|e| StoreError::Url(e.to_string()))?;
             (format!("sqlite://{path}?mode=rwc"), 4)
         } else {
             return Err(StoreError::Url(url.to_string()));
@@ -242,6 +273,10 @@ impl Store {
                         sqlx::query("PRAGMA synchronous = NORMAL")
                             .execute(&mut *conn)
                             .await?;
+                        // Deleted rows are overwritten, not left in the file's free pages.
+                        sqlx::query("PRAGMA secure_delete = ON")
+                            .execute(&mut *conn)
+                            .await?;
                     }
                     Ok(())
                 })
@@ -259,6 +294,7 @@ impl Store {
             submitting: Default::default(),
         };
         store.migrate().await?;
+        store.fill_name_keys().await?;
         Ok(store)
     }
 
@@ -337,19 +373,50 @@ impl Store {
     pub async fn create_user(&self, name: &str, password: &str) -> Result<Option<User>> {
         let hash = hash_password(password).await?;
         let id = new_id();
-        let done = sqlx::query(
-            "INSERT INTO users (id, name, password_hash, created) VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO NOTHING",
+        let key = name_key(name);
+        // One statement checks and inserts (on PostgreSQL under the submissions' lock), so two
+        // names that differ only in case or Unicode form never both become accounts.
+        let insert = sqlx::query(
+            "INSERT INTO users (id, name, password_hash, created, name_key) SELECT $1, $2, $3, $4, $5 \
+             WHERE NOT EXISTS (SELECT 1 FROM users WHERE name_key = $5 OR name = $2)",
         )
         .bind(&id)
         .bind(name)
         .bind(&hash)
         .bind(now())
-        .execute(&self.pool)
-        .await?;
-        Ok((done.rows_affected() == 1).then(|| User {
+        .bind(&key);
+        let _turn = self.submitting.lock().await;
+        let inserted = if self.postgres {
+            let mut tx = self.pool.begin().await?;
+            sqlx::query("SELECT pg_advisory_xact_lock(727072709)")
+                .execute(&mut *tx)
+                .await?;
+            let done = insert.execute(&mut *tx).await?;
+            tx.commit().await?;
+            done.rows_affected()
+        } else {
+            insert.execute(&self.pool).await?.rows_affected()
+        };
+        Ok((inserted == 1).then(|| User {
             id,
             name: name.to_string(),
         }))
+    }
+
+    /// Gives accounts made before names were compared in NFKC case-folded form their key.
+    async fn fill_name_keys(&self) -> Result<()> {
+        let rows = sqlx::query("SELECT id, name FROM users WHERE name_key IS NULL")
+            .fetch_all(&self.pool)
+            .await?;
+        for r in rows {
+            let (id, name): (String, String) = (r.try_get("id")?, r.try_get("name")?);
+            sqlx::query("UPDATE users SET name_key = $1 WHERE id = $2")
+                .bind(name_key(&name))
+                .bind(&id)
+                .execute(&self.pool)
+                .await?;
+        }
+        Ok(())
     }
 
     /// How many accounts exist.
@@ -362,10 +429,15 @@ impl Store {
 
     /// The account named `name`, if the password is right.
     pub async fn login(&self, name: &str, password: &str) -> Result<Option<User>> {
-        let row = sqlx::query("SELECT id, password_hash FROM users WHERE name = $1")
-            .bind(name)
-            .fetch_optional(&self.pool)
-            .await?;
+        // The account of that name, else of that name in another case or Unicode form.
+        let row = sqlx::query(
+            "SELECT id, name, password_hash FROM users WHERE name = $1 OR name_key = $2 \
+             ORDER BY CASE WHEN name = $1 THEN 0 ELSE 1 END LIMIT 1",
+        )
+        .bind(name)
+        .bind(name_key(name))
+        .fetch_optional(&self.pool)
+        .await?;
         let Some(row) = row else {
             // The same work as for a real account, so timing says nothing of which names exist.
             let _ = verify_password(password, &dummy_hash().await).await;
@@ -377,7 +449,7 @@ impl Store {
         }
         Ok(Some(User {
             id: row.try_get("id")?,
-            name: name.to_string(),
+            name: row.try_get("name")?,
         }))
     }
 
@@ -404,13 +476,14 @@ impl Store {
 
     /// A new session for `user`: (token for the cookie, CSRF token for its forms).
     pub async fn create_session(&self, user: &User, days: i64) -> Result<(String, String)> {
-        let (token, csrf) = (new_token(), new_token());
+        let token = new_token();
+        let csrf = csrf_of(&token);
+        // The CSRF token follows from the session's own token, so the database keeps neither.
         sqlx::query(
-            "INSERT INTO sessions (token_hash, user_id, csrf, expires) VALUES ($1, $2, $3, $4)",
+            "INSERT INTO sessions (token_hash, user_id, csrf, expires) VALUES ($1, $2, '', $3)",
         )
         .bind(hash_token(&token))
         .bind(&user.id)
-        .bind(&csrf)
         .bind(now() + days * 86_400)
         .execute(&self.pool)
         .await?;
@@ -420,7 +493,7 @@ impl Store {
     /// The user and CSRF token of a live session.
     pub async fn session(&self, token: &str) -> Result<Option<(User, String)>> {
         let row = sqlx::query(
-            "SELECT u.id AS id, u.name AS name, s.csrf AS csrf FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1 AND s.expires > $2",
+            "SELECT u.id AS id, u.name AS name FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1 AND s.expires > $2",
         )
         .bind(hash_token(token))
         .bind(now())
@@ -432,7 +505,7 @@ impl Store {
                     id: r.try_get("id")?,
                     name: r.try_get("name")?,
                 },
-                r.try_get("csrf")?,
+                csrf_of(token),
             ))
         })
         .transpose()
@@ -450,21 +523,25 @@ impl Store {
     /// A new API token for `user` (for scripts: `Authorization: Bearer TOKEN`).
     pub async fn create_api_token(&self, user: &User) -> Result<String> {
         let token = new_token();
-        sqlx::query("INSERT INTO api_tokens (token_hash, user_id, created) VALUES ($1, $2, $3)")
-            .bind(hash_token(&token))
-            .bind(&user.id)
-            .bind(now())
-            .execute(&self.pool)
-            .await?;
+        sqlx::query(
+            "INSERT INTO api_tokens (token_hash, user_id, created, expires) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(hash_token(&token))
+        .bind(&user.id)
+        .bind(now())
+        .bind(now() + API_TOKEN_DAYS * 86_400)
+        .execute(&self.pool)
+        .await?;
         Ok(token)
     }
 
-    /// The user an API token belongs to.
+    /// The user an API token belongs to, while it has not expired.
     pub async fn api_user(&self, token: &str) -> Result<Option<User>> {
         let row = sqlx::query(
-            "SELECT u.id AS id, u.name AS name FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = $1",
+            "SELECT u.id AS id, u.name AS name FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = $1 AND t.expires > $2",
         )
         .bind(hash_token(token))
+        .bind(now())
         .fetch_optional(&self.pool)
         .await?;
         row.map(|r| {
@@ -636,28 +713,86 @@ impl Store {
         }
     }
 
-    /// An invitation to a league's committee: the token for the link.
-    pub async fn invite(&self, league: &str) -> Result<String> {
+    /// An invitation to a league's committee, good for one use within `days` days: the token
+    /// for the link.
+    pub async fn invite(&self, league: &str, days: i64) -> Result<String> {
         let token = new_token();
         sqlx::query(
-            "INSERT INTO invitations (token_hash, league, role, created) VALUES ($1, $2, 'committee', $3)",
+            "INSERT INTO invitations (token_hash, league, role, created, expires) VALUES ($1, $2, 'committee', $3, $4)",
         )
         .bind(hash_token(&token))
         .bind(league)
         .bind(now())
+        .bind(now() + days * 86_400)
         .execute(&self.pool)
         .await?;
         Ok(token)
     }
 
-    /// Makes `user` a committee member of the invitation's league: the league's id.
+    /// A league's invitations, newest first.
+    pub async fn invitations(&self, league: &str) -> Result<Vec<Invitation>> {
+        let rows = sqlx::query(
+            "SELECT token_hash, created, expires, used_by FROM invitations WHERE league = $1 ORDER BY created DESC",
+        )
+        .bind(league)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(Invitation {
+                    id: r.try_get::<String, _>("token_hash")?[..32].to_string(),
+                    created: r.try_get("created")?,
+                    expires: r.try_get("expires")?,
+                    used: r.try_get::<Option<String>, _>("used_by")?.is_some(),
+                })
+            })
+            .collect()
+    }
+
+    /// Withdraws an invitation of a league (by the id `invitations` gives); whether it existed.
+    pub async fn revoke_invitation(&self, league: &str, id: &str) -> Result<bool> {
+        if id.len() != 32 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Ok(false);
+        }
+        let done = sqlx::query(
+            "DELETE FROM invitations WHERE league = $1 AND substr(token_hash, 1, 32) = $2",
+        )
+        .bind(league)
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// Makes `user` a committee member of the invitation's league: the league's id. An
+    /// invitation is used up by its first acceptance (the same member may open it again) and
+    /// is void once it has expired or been withdrawn.
     pub async fn accept(&self, token: &str, user: &User) -> Result<Option<String>> {
-        let row = sqlx::query("SELECT league FROM invitations WHERE token_hash = $1")
-            .bind(hash_token(token))
-            .fetch_optional(&self.pool)
-            .await?;
-        let Some(row) = row else { return Ok(None) };
-        let league: String = row.try_get("league")?;
+        let hash = hash_token(token);
+        let taken = sqlx::query(
+            "UPDATE invitations SET used_by = $1 WHERE token_hash = $2 AND used_by IS NULL AND expires > $3 RETURNING league",
+        )
+        .bind(&user.id)
+        .bind(&hash)
+        .bind(now())
+        .fetch_optional(&self.pool)
+        .await?;
+        let league: String = match taken {
+            Some(row) => row.try_get("league")?,
+            None => {
+                let again = sqlx::query(
+                    "SELECT league FROM invitations WHERE token_hash = $1 AND used_by = $2",
+                )
+                .bind(&hash)
+                .bind(&user.id)
+                .fetch_optional(&self.pool)
+                .await?;
+                match again {
+                    Some(row) => row.try_get("league")?,
+                    None => return Ok(None),
+                }
+            }
+        };
         sqlx::query(
             "INSERT INTO members (league, user_id, role) VALUES ($1, $2, 'committee') ON CONFLICT (league, user_id) DO NOTHING",
         )
@@ -666,6 +801,135 @@ impl Store {
         .execute(&self.pool)
         .await?;
         Ok(Some(league))
+    }
+
+    /// A league's committee members: (account id, name).
+    pub async fn members(&self, league: &str) -> Result<Vec<(String, String)>> {
+        let rows = sqlx::query(
+            "SELECT users.id AS id, users.name AS name FROM members JOIN users ON users.id = members.user_id WHERE members.league = $1 ORDER BY users.name",
+        )
+        .bind(league)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("id")?, r.try_get("name")?)))
+            .collect()
+    }
+
+    /// Removes a committee member; whether they were one.
+    pub async fn remove_member(&self, league: &str, user_id: &str) -> Result<bool> {
+        let done = sqlx::query("DELETE FROM members WHERE league = $1 AND user_id = $2")
+            .bind(league)
+            .bind(user_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// Deletes a league with its versions, jobs, files, publications, members and invitations.
+    pub async fn delete_league(&self, league: &str) -> Result<()> {
+        let mut tx = self.pool.begin().await?;
+        // Publications name their league version without a cascade: they go first.
+        sqlx::query("DELETE FROM publications WHERE league = $1")
+            .bind(league)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM leagues WHERE id = $1")
+            .bind(league)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Deletes a publication of a league; whether it existed.
+    pub async fn delete_publication(&self, league: &str, id: &str) -> Result<bool> {
+        let done = sqlx::query("DELETE FROM publications WHERE league = $1 AND id = $2")
+            .bind(league)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// Deletes a league version no publication names (its jobs go with it): `Ok(false)` when
+    /// it does not exist, an error message when it is published.
+    pub async fn delete_version(
+        &self,
+        league: &str,
+        number: i64,
+    ) -> Result<std::result::Result<bool, String>> {
+        let Some(v) = self.version_number(league, number).await? else {
+            return Ok(Ok(false));
+        };
+        let published = sqlx::query("SELECT number FROM publications WHERE version = $1")
+            .bind(&v.id)
+            .fetch_optional(&self.pool)
+            .await?;
+        if let Some(p) = published {
+            let n: i64 = p.try_get("number")?;
+            return Ok(Err(format!(
+                "version {number} is the league file of published version {n}: delete that publication first"
+            )));
+        }
+        sqlx::query("DELETE FROM league_versions WHERE id = $1")
+            .bind(&v.id)
+            .execute(&self.pool)
+            .await?;
+        Ok(Ok(true))
+    }
+
+    /// Deletes an account with everything it owns (its leagues and their publications, jobs,
+    /// sessions and tokens).
+    pub async fn delete_user(&self, user: &User) -> Result<()> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "DELETE FROM publications WHERE league IN (SELECT id FROM leagues WHERE owner = $1)",
+        )
+        .bind(&user.id)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("DELETE FROM users WHERE id = $1")
+            .bind(&user.id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// An account's API tokens: (id, created, expires), newest first.
+    pub async fn api_tokens(&self, user: &User) -> Result<Vec<(String, i64, i64)>> {
+        let rows = sqlx::query(
+            "SELECT token_hash, created, expires FROM api_tokens WHERE user_id = $1 ORDER BY created DESC",
+        )
+        .bind(&user.id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok((
+                    r.try_get::<String, _>("token_hash")?[..32].to_string(),
+                    r.try_get("created")?,
+                    r.try_get("expires")?,
+                ))
+            })
+            .collect()
+    }
+
+    /// Revokes one of an account's API tokens (by the id `api_tokens` gives); whether it was
+    /// there.
+    pub async fn revoke_api_token(&self, user: &User, id: &str) -> Result<bool> {
+        if id.len() != 32 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Ok(false);
+        }
+        let done = sqlx::query(
+            "DELETE FROM api_tokens WHERE user_id = $1 AND substr(token_hash, 1, 32) = $2",
+        )
+        .bind(&user.id)
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() > 0)
     }
 
     // ---- jobs ----
@@ -939,6 +1203,10 @@ impl Store {
             .bind(now())
             .execute(&self.pool)
             .await?;
+        sqlx::query("DELETE FROM api_tokens WHERE expires < $1")
+            .bind(now())
+            .execute(&self.pool)
+            .await?;
         Ok(done.rows_affected())
     }
 
@@ -1093,4 +1361,22 @@ async fn verify_password(password: &str, hash: &str) -> bool {
     })
     .await
     .unwrap_or(false)
+}
+
+/// Creates the database file readable by its owner alone (0600) when it does not exist, and
+/// makes it so when it does; SQLite gives its journal files the same mode.
+fn private_file(path: &std::path::Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .mode(0o600)
+            .open(path)?;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
 }
