@@ -147,10 +147,8 @@ fn formula_and_control_character_names_are_refused_at_load() {
     assert!(all.contains("formula"), "{all}");
 }
 
-/// 141 teams in one double round robin over ten years, every night: within the league file's
-/// limits, but a solve would need gigabytes. The size model refuses it when it is submitted.
-#[test]
-fn a_job_too_large_for_a_worker_is_refused_when_submitted() {
+/// 141 teams in one double round robin over ten years, every night.
+fn huge_league() -> common::Lg {
     let mut lg = common::Lg::new("2026-09-01", "2036-08-31").division("Division 1", "double");
     for i in 0..141 {
         lg = lg.club(&format!("Club {i}"), "").team(
@@ -160,6 +158,14 @@ fn a_job_too_large_for_a_worker_is_refused_when_submitted() {
             "",
         );
     }
+    lg
+}
+
+/// 141 teams in one double round robin over ten years, every night: within the league file's
+/// limits, but a solve would need gigabytes. The size model refuses it when it is submitted.
+#[test]
+fn a_job_too_large_for_a_worker_is_refused_when_submitted() {
+    let lg = huge_league();
     let text = lg.toml();
     let league = fixtures::model::parse_league(&text, "league.toml").unwrap();
     let why = fixtures::pipeline::fits(&league, 4096).unwrap_err();
@@ -790,15 +796,7 @@ fn requests_are_strict_and_names_are_compared_as_read() {
     assert!((400..500).contains(&code), "{code}");
     assert!(v["error"].is_string(), "a JSON error: {v}");
     // Too large: refused, and no league made.
-    let mut lg = common::Lg::new("2026-09-01", "2036-08-31").division("Division 1", "double");
-    for i in 0..141 {
-        lg = lg.club(&format!("Club {i}"), "").team(
-            &format!("Team {i}"),
-            &format!("Club {i}"),
-            "Division 1",
-            "",
-        );
-    }
+    let lg = huge_league();
     assert_eq!(s.submit(&lg.toml(), 30).0, 422);
     let (_, leagues) = as_json(&s, "GET", "/api/leagues", &s.token, None);
     assert_eq!(leagues.as_array().map_or(0, |a| a.len()), 0, "{leagues}");

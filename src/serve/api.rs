@@ -292,10 +292,10 @@ pub(crate) async fn revoke_invitation(
     Path((id, inv)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Response {
-    if let Err(r) = league_caller(&app, &headers, &id, true).await {
-        return r;
-    }
-    deleted(app.store.revoke_invitation(&id, &inv).await)
+    owner_deletes(&app, &headers, &id, |s, id| async move {
+        s.revoke_invitation(&id, &inv).await
+    })
+    .await
 }
 
 /// `DELETE /api/leagues/{id}/members/{user}` (owner): the member leaves the committee.
@@ -304,10 +304,10 @@ pub(crate) async fn remove_member(
     Path((id, user)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Response {
-    if let Err(r) = league_caller(&app, &headers, &id, true).await {
-        return r;
-    }
-    deleted(app.store.remove_member(&id, &user).await)
+    owner_deletes(&app, &headers, &id, |s, id| async move {
+        s.remove_member(&id, &user).await
+    })
+    .await
 }
 
 /// `DELETE /api/leagues/{id}` (owner): the league with all its versions, jobs, drafts,
@@ -317,10 +317,10 @@ pub(crate) async fn delete_league(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    if let Err(r) = league_caller(&app, &headers, &id, true).await {
-        return r;
-    }
-    deleted(app.store.delete_league(&id).await.map(|()| true))
+    owner_deletes(&app, &headers, &id, |s, id| async move {
+        s.delete_league(&id).await.map(|()| true)
+    })
+    .await
 }
 
 /// `DELETE /api/leagues/{id}/versions/{n}` (owner): a league version no publication uses.
@@ -346,10 +346,23 @@ pub(crate) async fn delete_publication(
     Path((id, p)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Response {
-    if let Err(r) = league_caller(&app, &headers, &id, true).await {
+    owner_deletes(&app, &headers, &id, |s, id| async move {
+        s.delete_publication(&id, &p).await
+    })
+    .await
+}
+
+/// The owner's deletion of something of league `id`: 204, or 404 when there was nothing to
+/// delete or the caller is not the league's secretary.
+async fn owner_deletes<F, Fut>(app: &Shared, headers: &HeaderMap, id: &str, delete: F) -> Response
+where
+    F: FnOnce(Store, String) -> Fut,
+    Fut: std::future::Future<Output = Result<bool, crate::store::StoreError>>,
+{
+    if let Err(r) = league_caller(app, headers, id, true).await {
         return r;
     }
-    deleted(app.store.delete_publication(&id, &p).await)
+    deleted(delete(app.store.clone(), id.to_string()).await)
 }
 
 /// 204 when something was deleted, 404 when there was nothing to delete.

@@ -313,11 +313,13 @@ pub fn solve_job_stdio() -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     let input: JobInput = serde_json::from_str(&text).map_err(|e| e.to_string())?;
     let progress = Arc::new(Mutex::new(Figures::default()));
-    let done = Arc::new(AtomicBool::new(false));
-    let (p, d) = (progress.clone(), done.clone());
+    let (done, finished) = std::sync::mpsc::channel::<()>();
+    let p = progress.clone();
     let reporter = std::thread::spawn(move || {
-        while !d.load(Ordering::Relaxed) {
-            std::thread::sleep(Duration::from_millis(500));
+        // Twice a second until the solve ends (then at once, not at the next tick).
+        while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+            finished.recv_timeout(Duration::from_millis(500))
+        {
             let f = p.lock().map(|f| f.clone()).unwrap_or_default();
             if let Ok(line) = serde_json::to_string(&JobMessage::Progress(f)) {
                 let mut out = std::io::stdout().lock();
@@ -331,7 +333,7 @@ pub fn solve_job_stdio() -> Result<(), String> {
         execute(&input, stop, progress)
     }))
     .unwrap_or_else(|_| failed("internal error: the solver panicked (please report it)"));
-    done.store(true, Ordering::Relaxed);
+    let _ = done.send(());
     let _ = reporter.join();
     let line = serde_json::to_string(&JobMessage::Done(outcome)).map_err(|e| e.to_string())?;
     let mut out = std::io::stdout().lock();

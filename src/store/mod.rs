@@ -386,21 +386,32 @@ impl Store {
         .bind(now())
         .bind(&key);
         let _turn = self.submitting.lock().await;
-        let inserted = if self.postgres {
-            let mut tx = self.pool.begin().await?;
-            sqlx::query("SELECT pg_advisory_xact_lock(727072709)")
-                .execute(&mut *tx)
-                .await?;
-            let done = insert.execute(&mut *tx).await?;
-            tx.commit().await?;
-            done.rows_affected()
-        } else {
-            insert.execute(&self.pool).await?.rows_affected()
-        };
+        let inserted = self.insert_locked(insert, 727072709).await?;
         Ok((inserted == 1).then(|| User {
             id,
             name: name.to_string(),
         }))
+    }
+
+    /// Runs a checking INSERT (one statement that counts and inserts) as the only one of its
+    /// kind at a time: on PostgreSQL under the advisory lock `lock`, across processes; on
+    /// SQLite the statement holds the write lock from its start. Returns the rows inserted.
+    async fn insert_locked<'q>(
+        &self,
+        insert: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>,
+        lock: i64,
+    ) -> Result<u64> {
+        if !self.postgres {
+            return Ok(insert.execute(&self.pool).await?.rows_affected());
+        }
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("SELECT pg_advisory_xact_lock($1)")
+            .bind(lock)
+            .execute(&mut *tx)
+            .await?;
+        let done = insert.execute(&mut *tx).await?;
+        tx.commit().await?;
+        Ok(done.rows_affected())
     }
 
     /// Gives accounts made before names were compared in NFKC case-folded form their key.
@@ -751,16 +762,26 @@ impl Store {
 
     /// Withdraws an invitation of a league (by the id `invitations` gives); whether it existed.
     pub async fn revoke_invitation(&self, league: &str, id: &str) -> Result<bool> {
+        self.delete_by_token_id(
+            "DELETE FROM invitations WHERE league = $1 AND substr(token_hash, 1, 32) = $2",
+            league,
+            id,
+        )
+        .await
+    }
+
+    /// Runs a DELETE of one row named by its owner and the id shown for a hashed token (the
+    /// hash's first 32 hex digits): whether there was one.
+    async fn delete_by_token_id(&self, sql: &str, owner: &str, id: &str) -> Result<bool> {
         if id.len() != 32 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Ok(false);
         }
-        let done = sqlx::query(
-            "DELETE FROM invitations WHERE league = $1 AND substr(token_hash, 1, 32) = $2",
-        )
-        .bind(league)
-        .bind(id)
-        .execute(&self.pool)
-        .await?;
+        self.delete_where(sql, owner, id).await
+    }
+
+    /// Runs a DELETE with two parameters: whether it deleted anything.
+    async fn delete_where(&self, sql: &str, a: &str, b: &str) -> Result<bool> {
+        let done = sqlx::query(sql).bind(a).bind(b).execute(&self.pool).await?;
         Ok(done.rows_affected() > 0)
     }
 
@@ -818,12 +839,12 @@ impl Store {
 
     /// Removes a committee member; whether they were one.
     pub async fn remove_member(&self, league: &str, user_id: &str) -> Result<bool> {
-        let done = sqlx::query("DELETE FROM members WHERE league = $1 AND user_id = $2")
-            .bind(league)
-            .bind(user_id)
-            .execute(&self.pool)
-            .await?;
-        Ok(done.rows_affected() > 0)
+        self.delete_where(
+            "DELETE FROM members WHERE league = $1 AND user_id = $2",
+            league,
+            user_id,
+        )
+        .await
     }
 
     /// Deletes a league with its versions, jobs, files, publications, members and invitations.
@@ -844,12 +865,12 @@ impl Store {
 
     /// Deletes a publication of a league; whether it existed.
     pub async fn delete_publication(&self, league: &str, id: &str) -> Result<bool> {
-        let done = sqlx::query("DELETE FROM publications WHERE league = $1 AND id = $2")
-            .bind(league)
-            .bind(id)
-            .execute(&self.pool)
-            .await?;
-        Ok(done.rows_affected() > 0)
+        self.delete_where(
+            "DELETE FROM publications WHERE league = $1 AND id = $2",
+            league,
+            id,
+        )
+        .await
     }
 
     /// Deletes a league version no publication names (its jobs go with it): `Ok(false)` when
@@ -919,17 +940,12 @@ impl Store {
     /// Revokes one of an account's API tokens (by the id `api_tokens` gives); whether it was
     /// there.
     pub async fn revoke_api_token(&self, user: &User, id: &str) -> Result<bool> {
-        if id.len() != 32 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Ok(false);
-        }
-        let done = sqlx::query(
+        self.delete_by_token_id(
             "DELETE FROM api_tokens WHERE user_id = $1 AND substr(token_hash, 1, 32) = $2",
+            &user.id,
+            id,
         )
-        .bind(&user.id)
-        .bind(id)
-        .execute(&self.pool)
-        .await?;
-        Ok(done.rows_affected() > 0)
+        .await
     }
 
     // ---- jobs ----
@@ -969,17 +985,7 @@ impl Store {
         .bind(micros)
         .bind(caps.per_account)
         .bind(caps.queue);
-        let inserted = if self.postgres {
-            let mut tx = self.pool.begin().await?;
-            sqlx::query("SELECT pg_advisory_xact_lock(727072708)")
-                .execute(&mut *tx)
-                .await?;
-            let done = insert.execute(&mut *tx).await?;
-            tx.commit().await?;
-            done.rows_affected()
-        } else {
-            insert.execute(&self.pool).await?.rows_affected()
-        };
+        let inserted = self.insert_locked(insert, 727072708).await?;
         if inserted == 0 {
             let mine = self.open_jobs(owner).await?;
             return Ok(Err(if mine >= caps.per_account {
