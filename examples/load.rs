@@ -14,6 +14,8 @@ struct Tally {
     refused: usize,
     done: usize,
     lost: usize,
+    /// The largest peak memory of a solve's own process (MiB), as the jobs report it.
+    solve_peak_mib: u64,
 }
 
 fn request(
@@ -108,6 +110,10 @@ fn main() {
                         };
                         let state = field(&text, "state").unwrap_or("").to_string();
                         if code == 200 && !["queued", "running"].contains(&state.as_str()) {
+                            if let Some(p) = field(&text, "peak_mib").and_then(|p| p.parse().ok()) {
+                                let mut t = tally.lock().unwrap();
+                                t.solve_peak_mib = t.solve_peak_mib.max(p);
+                            }
                             break state == "done" && field(&text, "valid") == Some("true");
                         }
                         if Instant::now() > end {
@@ -145,7 +151,7 @@ fn main() {
             .unwrap_or(0.0)
     };
     println!(
-        "jobs={} done={} lost={} 5xx={} refused_429={} minutes={:.2} jobs_per_minute={:.1} requests={} p50_ms={:.1} p95_ms={:.1}",
+        "jobs={} done={} lost={} 5xx={} refused_429={} minutes={:.2} jobs_per_minute={:.1} requests={} p50_ms={:.1} p95_ms={:.1} solve_peak_mib={}",
         clients * per_client,
         t.done,
         t.lost,
@@ -155,7 +161,8 @@ fn main() {
         t.done as f64 / minutes,
         t.latencies.len(),
         pct(0.5),
-        pct(0.95)
+        pct(0.95),
+        t.solve_peak_mib
     );
     if t.lost > 0 || t.server_errors > 0 {
         std::process::exit(1);

@@ -351,12 +351,16 @@ pub fn rerun(
 /// at about 190 bytes a slot (generated 150- and 600-team leagues, 10 s); five times that
 /// leaves room for the MIP and its drafts.
 pub const BYTES_PER_SLOT: u64 = 1024;
+/// MiB a solve takes whatever the league's size: the exact search and HiGHS peak at 277 MiB on
+/// the 12-fixture Mid Downs league (`scripts/load`'s `solve_peak_mib`).
+pub const BASE_MIB: u64 = 512;
 
 /// Whether a league fits a solve within `memory_mib` MiB: the number of its candidate slots
 /// (counted no further than the budget allows), or why it does not fit, in words a secretary
 /// can act on.
 pub fn fits(league: &League, memory_mib: u64) -> Result<usize, String> {
-    let limit = (memory_mib.saturating_mul(1 << 20) / BYTES_PER_SLOT) as usize;
+    let limit =
+        (memory_mib.saturating_sub(BASE_MIB).saturating_mul(1 << 20) / BYTES_PER_SLOT) as usize;
     let n = crate::formulate::count_slots(league, &Rerun::default(), limit);
     if n <= limit {
         return Ok(n);

@@ -70,7 +70,7 @@ pub fn run(a: Args) -> Result<(), CliError> {
         lease: a.lease.max(2),
         secure_cookies: a.secure_cookies,
         signup: !a.no_signup,
-        worker_memory: a.worker_memory.max(64),
+        worker_memory: a.worker_memory.max(1024),
         trusted_proxies: a.trusted_proxies,
     };
     let fail = |e: String| CliError::input(format!("error: {e}"));

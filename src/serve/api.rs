@@ -112,7 +112,7 @@ async fn status_json(store: &Store, job: &Job) -> serde_json::Value {
         "time_limit": job.time_limit, "submitted": job.submitted, "elapsed": elapsed as f64,
         "incumbent": f.incumbent, "bound": f.bound, "gap": f.gap, "fixtures": f.fixtures,
         "breaks": f.breaks, "valid": f.valid, "messages": f.messages, "moves": f.moves,
-        "drafts": f.drafts, "status": f.status, "attempts": job.attempts,
+        "drafts": f.drafts, "status": f.status, "attempts": job.attempts, "peak_mib": f.peak_mib,
     })
 }
 

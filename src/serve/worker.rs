@@ -69,7 +69,7 @@ impl WorkerConfig {
             name: format!("{}{n}", process_prefix()),
             lease: lease.max(2),
             idle: Duration::from_millis(250),
-            memory_mib: memory_mib.max(64),
+            memory_mib: memory_mib.max(1024),
         }
     }
 }
@@ -303,6 +303,19 @@ fn spawn_solve(memory_mib: u64) -> std::io::Result<tokio::process::Child> {
     cmd.spawn()
 }
 
+/// This process's peak resident memory in MiB.
+fn peak_mib() -> Option<u64> {
+    #[cfg(unix)]
+    // SAFETY: getrusage only writes the struct passed.
+    unsafe {
+        let mut u: libc::rusage = std::mem::zeroed();
+        if libc::getrusage(libc::RUSAGE_SELF, &mut u) == 0 {
+            return Some(u.ru_maxrss.max(0) as u64 / 1024); // KiB on Linux
+        }
+    }
+    None
+}
+
 /// `fixtures solve-job`: the solve of one job, in a process of its own. Reads the job from
 /// standard input, writes its progress and then its outcome as JSON lines.
 pub fn solve_job_stdio() -> Result<(), String> {
@@ -335,6 +348,8 @@ pub fn solve_job_stdio() -> Result<(), String> {
     .unwrap_or_else(|_| failed("internal error: the solver panicked (please report it)"));
     let _ = done.send(());
     let _ = reporter.join();
+    let mut outcome = outcome;
+    outcome.figures.peak_mib = peak_mib();
     let line = serde_json::to_string(&JobMessage::Done(outcome)).map_err(|e| e.to_string())?;
     let mut out = std::io::stdout().lock();
     writeln!(out, "{line}").map_err(|e| e.to_string())?;

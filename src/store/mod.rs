@@ -200,6 +200,9 @@ pub struct Figures {
     pub drafts: Option<usize>,
     /// The solver's status word (optimal, optimal-within, feasible).
     pub status: Option<String>,
+    /// The solve's peak resident memory in MiB (its own process's).
+    #[serde(default)]
+    pub peak_mib: Option<u64>,
 }
 
 /// A job a worker has claimed: its id and the attempt that fences its writes.
