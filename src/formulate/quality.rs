@@ -82,8 +82,7 @@ pub fn add_quality(
     };
     let mut division_breaks: Vec<Expression> = vec![Expression::default(); league.divisions.len()];
     // The rows of the teams' least costs (`team_bound`), only in the whole league's model,
-    // which gives the bound: in a fix-and-optimise move they slow the search (Middlesex at
-    // 10 s, 8 seeds: mean objective 117.4 with them in the full model only, 120.4 in every move).
+    // which gives the bound: in a fix-and-optimise move they slow the search for schedules.
     let season = focus.is_none().then(|| team_bound::Season::new(league));
     for t in 0..league.teams.len() {
         if focus.is_some_and(|f| !f.teams[t]) {
@@ -150,8 +149,8 @@ pub fn add_quality(
 }
 
 /// Teams play in pairs: on a day when an odd number of a group's teams could play, one of
-/// them does not. The LP relaxation, playing every team a fraction, does not see it (the
-/// five-team darts league at 10 s: bound 151.68 -> 160.33).
+/// them does not. The LP relaxation, playing every team a fraction, does not see it, and on
+/// small leagues these cuts raise the bound markedly.
 fn odd_day_cuts(league: &League, cand: &Candidates, mip: &mut Mip) {
     let group = team_bound::groups(league, cand);
     let mut plays: BTreeMap<(usize, NaiveDate), (Expression, usize)> = BTreeMap::new();
@@ -247,9 +246,7 @@ pub fn breaks(mip: &mut Mip, td: &TeamDates, gap: i64, weight: f64) -> Expressio
 /// match up to d_i; F_i, whether it has played before d_i; b_i >= 0, a break at d_i. Fewer
 /// columns than the flow (`breaks`, three times as many) but a weaker LP: the fix-and-optimise
 /// moves, which want small models and find schedules rather than bounds, use it (the flow in
-/// every move found no better schedules: Middlesex at 10 s, 2 threads, 3 seeds, mean
-/// objective 124.0 against 115.8 and 118.3 in two rounds with this). Returns the sum of its
-/// break variables.
+/// every move found no better schedules). Returns the sum of its break variables.
 pub fn breaks_by_state(mip: &mut Mip, td: &TeamDates, weight: f64) -> Expression {
     let mut total = Expression::default();
     let m = td.dates.len();

@@ -17,11 +17,10 @@
 //! hosts C, C hosts A; or of four) reverses, each to a nearby date, which changes breaks
 //! while every team keeps its number of home matches. Every proposal goes only to slots that
 //! keep the rest days from its teams' other matches, to venues with room that day, and to
-//! sides the fixture has and its teams' home counts allow. Sussex at 10 s, seeds 1-11 odd:
-//! before these last two filters 37% of the proposals went to a full venue and 27% to sides
-//! no count allowed; the mean objective went 188.3 -> 180.7 (Middlesex 106.5 -> 104.2, Notts
-//! 137.3 -> 134.8). Every few thousand steps a kick (`KICK_EVERY`) takes a random move whatever
-//! it costs and repairs around it, judged as one move: it crosses barriers no single move does.
+//! sides the fixture has and its teams' home counts allow, so few proposals are wasted on
+//! moves that could never be taken. Every few thousand steps a kick (`KICK_EVERY`) takes a
+//! random move whatever it costs and repairs around it, judged as one move: it crosses
+//! barriers no single move does.
 
 use super::Rng;
 use crate::formulate::quality::winter_share;
@@ -33,48 +32,27 @@ use std::time::Instant;
 /// One match of a team: (day of the season, at home, fixture).
 type TeamMatch = (i32, bool, usize);
 
-/// How many times colder the annealing ends than it starts. At 10 s, one thread, mean
-/// objective with the last temperature 0.02 (a fall of 105 at the default break weight) ->
-/// 0.4 (the fall of 5 gives 0.42; Sussex, seeds 1-12, 174.9 with it): Sussex, seeds 1-24,
-/// 183.5 -> 176.9 (breaks 6.8 -> 4.9); Middlesex, seeds 1-10, 101.9 -> 100.2; Notts 136.0 ->
-/// 132.7; the county league 105.3 -> 106.1 and the GTCL 64.9 -> 65.1 (within their seeds'
-/// spread). At 60 s, seeds 1-6: Notts 129.9 -> 130.1, Middlesex 96.6 -> 96.0. Sussex at 10 s,
-/// seeds 1-12, with the last at 0.005, 0.1, 0.2, 0.6, 0.9, 1.3: 183.1, 179.5, 177.9, 176.3,
-/// 178.5, 194.5. Tried and dropped: two or three annealings each from the best so far,
-/// reheated to half or a third (with the last at 0.02: 182.6, 189.6), and the last tenth of
-/// the time spent cooling from the best to 0.005 (Sussex 175.2 over 24 seeds, but Notts 135.3,
-/// Middlesex 101.5; at 60 s Notts 128.1, Middlesex 96.4).
+/// How many times colder the annealing ends than it starts: a walk that still takes small
+/// rises at its end finds better lists in a short run than one frozen early, and the best
+/// schedule met is kept anyway. Chosen over falls of 3 to 300 (commit 926de49).
 const T_FALL: f64 = 5.0;
 
 /// The share of moves that start from a fixture of a costly team (`Anneal::costlier_team`);
-/// the rest start from any fixture. At 10 s, one thread, mean objective without -> with, seeds
-/// 1-24: Notts 135.9 -> 132.3, Middlesex 98.4 -> 97.4, Sussex 175.8 -> 175.6 (no change: 178.2
-/// -> 173.0 over seeds 1-12 but 173.4 -> 178.3 over 13-24); seeds 1-12: the county league
-/// 106.8 -> 104.6, the GTCL 64.0 -> 64.1. At 60 s, Middlesex 95.7 -> 93.6 over seeds 1-12
-/// (breaks 3.9 -> 2.6) but 94.2 -> 94.0 over 13-24 (2.7 -> 3.3). Seeds 1-12 at 10 s with 0.3
-/// and 0.8 of the moves (Sussex / Middlesex / Notts): 174.0 / 102.1 / 134.3 and 176.5 /
-/// 100.0 / 132.2, against 173.0 / 97.6 / 131.6 with 0.5.
+/// the rest start from any fixture, so the walk works where the cost is without losing its
+/// breadth. Half beat 0.3 and 0.8 on the double round robins (commit 373d20b).
 const COSTLY_SHARE: f64 = 0.5;
 
 /// Every `KICK_EVERY`-th step of the walk is a kick (`Anneal::kick`): a random move taken
 /// whatever it costs, then `KICK_REPAIR` moves of the kicked teams' fixtures taken when they
 /// do not raise the objective, the whole judged as one move. A single move cannot cross a
-/// barrier that only a few moves together repay: Sussex's best lists play the Horsham derby on
-/// 13 October (one avoid date, 10 points) so that both teams can play in November, which lies
-/// before the winter break and evens their spread; at 10 s, 3 runs of 24 found it without
-/// kicks, 7 with them (16 with half the proposals in kicks). One thread, 10 s, mean objective,
-/// without kicks -> with kicks every 3,000 steps (a quarter of the proposals), seeds 1-24:
-/// Sussex 176.6 -> 172.6 (worst spread above 20% in 18 -> 12 lists), Middlesex 102.0 -> 98.9,
-/// Notts 136.3 -> 134.7; seeds 1-12: the county league 112.6 -> 108.5, the GTCL 64.7 -> 64.5;
-/// the 150-team league, seeds 1-8, 290.2 -> 285.7. Every 1,000 steps (half the proposals):
-/// Sussex 169.6 but Middlesex 102.1 and Notts 138.0. Repairs at the walk's temperature, or
-/// over the teams the repair touches too (at most 12): Sussex 168.7 and 171.0 (half the
-/// proposals).
+/// barrier that only a few moves together repay (Sussex's best lists play one derby on an
+/// avoided date so that both teams can play before the winter break). Every 3,000 steps
+/// helped every league tried; every 1,000 helped Sussex but hurt the double round robins
+/// (commit d8b12fc).
 ///
-/// In a large league the walk is still far from settled at 10 s and kicks cost it more than
-/// they find (the 600-team league at 10 s, seeds 1-2: 1339 -> 1443; 300 teams 611 -> 641):
-/// the kicks come every `KICK_SWEEPS` times as many steps as the league has fixtures, when
-/// that is more (1310 and 596).
+/// In a large league the walk is still far from settled in a short run and kicks cost it more
+/// than they find, so the kicks come every `KICK_SWEEPS` times as many steps as the league has
+/// fixtures when that is more (commit 75c32d4).
 const KICK_EVERY: u64 = 3000;
 const KICK_SWEEPS: u64 = 20;
 const KICK_REPAIR: usize = 1000;
@@ -90,13 +68,8 @@ const MOVE_TEAMS: usize = 6;
 /// it weighs `GUIDE_SLOPE` times `spread_max` more. There a move changes only dates; at one
 /// break for each point of worst spread the walk settles among lists with a few teams at 15-17%
 /// (Notts: a Newark team whose club starts late); steered below 14% it finds lists no worse on
-/// the league's own objective. One thread, seeds 1-8, mean objective (worst
-/// spreads), without -> with: Notts at 60 s 134.6 -> 131.5 (14.5-17.9% -> 13.6-14.0%, and
-/// every list within 2 breaks, where none was), at 10 s 135.9 -> 135.4; Middlesex at 60 s
-/// 97.8 -> 96.8 (11.7-14.6% -> 12.0-14.2%), at 10 s 106.6 -> 104.7. Where sides can change it
-/// trades breaks for spread at a loss: the county league at 10 s, seeds 1-10, 108.5 -> 119.9
-/// (6.5 -> 10.8 breaks); the GTCL 66.3 -> 68.8; Sussex, seeds 1-24, 183.4 -> 182.4 but with
-/// 6.4 -> 8.5 breaks.
+/// the league's own objective. Where sides can change it trades breaks for spread at a loss,
+/// so it is off there (commit c9b29e5).
 const GUIDE_KNEE: f64 = 0.14;
 const GUIDE_SLOPE: f64 = 3.0;
 
@@ -696,8 +669,7 @@ impl<'a> Anneal<'a> {
     /// A random move into `out`, as a list of (fixture, new slot); left empty when the move
     /// has no slots to go to. Every proposed slot keeps the rest days from the matches that
     /// stay, and a side is only asked for where the fixture has it (in a double round robin
-    /// each leg has its home team: counting those proposals, which could never be taken, and
-    /// slots next to a team's other matches, 96% of Middlesex's proposals went nowhere).
+    /// each leg has its home team, and asking for the other side would waste most proposals).
     fn propose(&self, rng: &mut Rng, movable: &[usize], out: &mut Vec<(usize, usize)>) {
         out.clear();
         let f = if rng.unit() < COSTLY_SHARE {
@@ -976,10 +948,9 @@ impl<'a> Anneal<'a> {
 
     /// Fixtures forming a directed cycle through `f` (h hosts a): a's fixture hosting h
     /// (two legs), or a hosts c and c hosts h; half the time, first a cycle of four: a hosts
-    /// c, c hosts d and d hosts h. Sussex at 10 s, one thread, seeds 1-48: with cycles of four,
-    /// mean objective 185.0 -> 182.4, breaks 7.2 -> 6.9 (in a single round robin with an even
-    /// number of matches a team's home count is fixed, and a cycle is the only way to change
-    /// sides; the cycles of three through a fixture are often all blocked).
+    /// c, c hosts d and d hosts h. In a single round robin with an even number of matches a
+    /// team's home count is fixed, so a cycle is the only way to change sides, and the cycles
+    /// of three through a fixture are often all blocked (commit fa1d9f4).
     fn cycle(&self, f: usize, h: usize, a: usize, rng: &mut Rng) -> ([usize; 4], usize) {
         // The team fixture g's home team hosts now, when g can move and `x` hosts it.
         let guest = |g: usize, x: usize| {
@@ -1045,11 +1016,9 @@ impl<'a> Anneal<'a> {
         }
         let begin = started.elapsed().as_secs_f64();
         let span = (deadline - begin).max(1e-3);
-        // The first temperature takes a move that adds a break a quarter of the time (e^-1/0.7).
-        // Middlesex, Sussex and Notts at 10 s, seeds 1-11 odd, mean objective: 104.5, 188.9,
-        // 138.6 with twice the break weight; 99.9, 186.9, 138.3 with 0.7; 114.0, 205.0, 140.9
-        // with 0.3. The last is `T_FALL` times lower (the best schedule met is kept, so the
-        // walk need not end in a pit).
+        // The first temperature takes a move that adds a break a quarter of the time (e^-1/0.7):
+        // hotter wastes the run, colder freezes it. The last is `T_FALL` times lower (the best
+        // schedule met is kept, so the walk need not end in a pit).
         let t0 = 0.7 * self.w.breaks.max(1.0);
         let t1 = t0 / T_FALL;
         let mut value = self.objective();

@@ -36,9 +36,9 @@ impl Budget {
     const QUICK_SHARE: f64 = 0.1;
     const QUICK_MAX: f64 = 5.0;
     /// With no final run, annealing runs until this share of the limit and fix-and-optimise
-    /// until `1 - BOUND_SHARE` of it, leaving the teams' least costs their time. From 80% at
-    /// 30 s, fix-and-optimise bettered Middlesex and Sussex by at most 0.11 (and moved nothing
-    /// at 10 s): its time is worth more to the annealing.
+    /// until `1 - BOUND_SHARE` of it, leaving the teams' least costs their time: on large
+    /// models fix-and-optimise barely betters the annealing's schedule, so its time is worth
+    /// more to the annealing (commit 563329f).
     const ANNEAL_ALONE: f64 = 0.92;
     /// A small model's shares: its annealing settles in a second, and HiGHS, which may prove
     /// it optimal, has the rest.
@@ -57,10 +57,8 @@ impl Budget {
     /// Seconds the final run needs at least, after its margin.
     const FINAL_LEAST: f64 = 1.0;
     /// Below this many columns a model is small: its final run bounds it in about a second.
-    /// A larger one has no final run: at 60 s its 21 s on both cores bounded Middlesex, Notts,
-    /// Sussex and the GTCL at 13.84, 43.24, 36.05 and 33.97 where the teams' least costs gave
-    /// 69.21, 111.94, 123.59 and 43.74, and never bettered the schedule; with that time spent
-    /// annealing (seeds 0 and 2), mean objective 95.7 -> 97.1, 131.1 -> 128.9, 186.4 -> 175.1.
+    /// A larger one has no final run: its LP bound is far below the teams' least costs and it
+    /// never bettered the schedule, so the time goes to the annealing instead.
     const SMALL_MODEL: usize = 20_000;
 
     /// The budget of a search whose full model has about `columns` columns (about five per
@@ -450,8 +448,7 @@ impl<'a> Search<'a> {
     /// its optimum, else moves `cur` to what it found; and the full model's column count.
     /// Only for a small model (fewer than `Budget::SMALL_MODEL` columns, about 4,000 slots),
     /// which it may prove optimal at once; a larger one is not proven in seconds, and the
-    /// annealing uses that time better (Middlesex at 10 s, 13 seeds: mean objective 118.5 with
-    /// the quick run, 115.0 without; `scripts/bench`). Skipped too when little time is left,
+    /// annealing uses that time better. Skipped too when little time is left,
     /// and when the exact search follows, which proves such a league sooner.
     fn quick_full(&self, cur: &mut [usize]) -> Result<(Option<Run>, usize), SolveError> {
         let estimate = 5 * self.cand.slots.len();
