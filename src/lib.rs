@@ -17,14 +17,17 @@
 //! - [`files`]: files written whole or not at all.
 #![warn(missing_docs)]
 
+/// The independent checker (the `fixtures-check` crate, which depends on the model alone).
+pub use fixtures_check as check;
+/// The league file as pure data (the `fixtures-model` crate).
+pub use fixtures_model as model;
+
 pub mod batch;
-pub mod check;
 pub mod edit;
 pub mod files;
 pub mod formats;
 pub mod formulate;
 pub mod import;
-pub mod model;
 pub mod pipeline;
 pub mod report;
 pub mod reschedule;

@@ -144,91 +144,45 @@ pub fn ods_spans(bytes: &[u8]) -> Result<Vec<(String, Option<Span>)>, String> {
         .read_to_string(&mut xml)
         .map_err(|e| format!("not a spreadsheet: content.xml cannot be read ({e})"))?;
     let mut reader = quick_xml::Reader::from_str(&xml);
-    let mut sheets = Vec::new();
-    let mut current: Option<(String, Option<Span>)> = None;
-    // Within a row: its first row index and repeat count, and the next column.
-    let (mut row, mut row_repeat, mut col) = (0u64, 1u64, 0u64);
-    // The text the reader will hold: each cell's text times the cells it is repeated into.
-    let (mut text, mut copies) = (0u64, 0u64);
-    let attr = |e: &quick_xml::events::BytesStart, key: &str| -> Option<String> {
-        e.attributes()
-            .flatten()
-            .find(|a| a.key.as_ref() == key)
-            .map(|a| a.value.to_string())
-    };
-    let repeat = |e: &quick_xml::events::BytesStart, key: &str| -> u64 {
-        attr(e, key)
-            .and_then(|v| v.parse::<u64>().ok())
-            .unwrap_or(1)
-            .max(1)
-    };
+    let mut scan = OdsScan::default();
     loop {
         let event = reader
             .read_event()
             .map_err(|e| format!("not a spreadsheet: content.xml is not XML ({e})"))?;
-        match event {
+        let is_cell = |name: &str| name == "table:table-cell" || name == "table:covered-table-cell";
+        match &event {
             Event::Start(e) if e.name().as_ref() == "table:table" => {
-                current = Some((attr(&e, "table:name").unwrap_or_default(), None));
-                row = 0;
+                scan.current = Some((attr(e, "table:name").unwrap_or_default(), None));
+                scan.row = 0;
             }
-            Event::End(e) if e.name().as_ref() == "table:table" => {
-                if let Some(done) = current.take() {
-                    if let Some(span) = done.1 {
-                        span.check(&done.0)?;
-                    }
-                    sheets.push(done);
-                }
-            }
+            Event::End(e) if e.name().as_ref() == "table:table" => scan.end_sheet()?,
             Event::Start(e) if e.name().as_ref() == "table:table-row" => {
-                row_repeat = repeat(&e, "table:number-rows-repeated");
-                col = 0;
+                scan.row_repeat = repeat(e, "table:number-rows-repeated");
+                scan.col = 0;
             }
             Event::Empty(e) if e.name().as_ref() == "table:table-row" => {
-                row = row.saturating_add(repeat(&e, "table:number-rows-repeated"));
+                scan.row = scan
+                    .row
+                    .saturating_add(repeat(e, "table:number-rows-repeated"));
             }
             Event::End(e) if e.name().as_ref() == "table:table-row" => {
-                row = row.saturating_add(row_repeat);
-                row_repeat = 1;
+                scan.row = scan.row.saturating_add(scan.row_repeat);
+                scan.row_repeat = 1;
             }
-            Event::Start(ref e) | Event::Empty(ref e)
-                if e.name().as_ref() == "table:table-cell"
-                    || e.name().as_ref() == "table:covered-table-cell" =>
-            {
-                let n = repeat(e, "table:number-columns-repeated");
-                let filled =
-                    matches!(event, Event::Start(_)) || attr(e, "office:value-type").is_some();
-                copies = if matches!(event, Event::Start(_)) {
-                    n.saturating_mul(row_repeat)
-                } else {
-                    0
-                };
-                if filled {
-                    let attrs: u64 = e.attributes().flatten().map(|a| a.value.len() as u64).sum();
-                    text = text.saturating_add(attrs.saturating_mul(n.saturating_mul(row_repeat)));
-                    let span = Span {
-                        rows: (row, row.saturating_add(row_repeat - 1)),
-                        cols: (col, col.saturating_add(n - 1)),
-                    };
-                    if let Some((_, s)) = current.as_mut() {
-                        *s = Some(s.map_or(span, |s| s.with(span)));
-                    }
-                }
-                col = col.saturating_add(n);
+            Event::Start(e) if is_cell(e.name().as_ref()) => scan.cell(e, true),
+            Event::Empty(e) if is_cell(e.name().as_ref()) => scan.cell(e, false),
+            Event::Text(t) => {
+                let copies = scan.copies;
+                scan.text = scan
+                    .text
+                    .saturating_add((t.len() as u64).saturating_mul(copies));
             }
-            Event::Text(t) if copies > 0 => {
-                text = text.saturating_add((t.len() as u64).saturating_mul(copies));
-            }
-            Event::End(e)
-                if e.name().as_ref() == "table:table-cell"
-                    || e.name().as_ref() == "table:covered-table-cell" =>
-            {
-                copies = 0;
-            }
+            Event::End(e) if is_cell(e.name().as_ref()) => scan.copies = 0,
             Event::Eof => break,
             _ => {}
         }
     }
-    if text > MAX_UNPACKED {
+    if scan.text > MAX_UNPACKED {
         return Err(format!(
             "the workbook's cells, with their repeats, hold more than {} MiB of text; at most \
              {} MiB are read",
@@ -236,7 +190,73 @@ pub fn ods_spans(bytes: &[u8]) -> Result<Vec<(String, Option<Span>)>, String> {
             MAX_UNPACKED >> 20
         ));
     }
-    Ok(sheets)
+    Ok(scan.sheets)
+}
+
+/// Where `ods_spans` stands in `content.xml`.
+#[derive(Default)]
+struct OdsScan {
+    /// The sheets read, with the span of their filled cells.
+    sheets: Vec<(String, Option<Span>)>,
+    /// The sheet being read.
+    current: Option<(String, Option<Span>)>,
+    /// The row's first index and how many times it repeats; the next column.
+    row: u64,
+    row_repeat: u64,
+    col: u64,
+    /// The text the reader will hold: each cell's text times the cells it is repeated into.
+    text: u64,
+    /// Into how many cells the text of the cell being read is repeated.
+    copies: u64,
+}
+
+impl OdsScan {
+    /// A cell (`open`: it has content inside, not a lone tag): its span and attributes' text.
+    fn cell(&mut self, e: &quick_xml::events::BytesStart, open: bool) {
+        let n = repeat(e, "table:number-columns-repeated");
+        let row_repeat = self.row_repeat.max(1);
+        let cells = n.saturating_mul(row_repeat);
+        self.copies = if open { cells } else { 0 };
+        if open || attr(e, "office:value-type").is_some() {
+            let attrs: u64 = e.attributes().flatten().map(|a| a.value.len() as u64).sum();
+            self.text = self.text.saturating_add(attrs.saturating_mul(cells));
+            let span = Span {
+                rows: (self.row, self.row.saturating_add(row_repeat - 1)),
+                cols: (self.col, self.col.saturating_add(n - 1)),
+            };
+            if let Some((_, s)) = self.current.as_mut() {
+                *s = Some(s.map_or(span, |s| s.with(span)));
+            }
+        }
+        self.col = self.col.saturating_add(n);
+    }
+
+    /// The end of a sheet: refused when it spans too many cells.
+    fn end_sheet(&mut self) -> Result<(), String> {
+        if let Some(done) = self.current.take() {
+            if let Some(span) = done.1 {
+                span.check(&done.0)?;
+            }
+            self.sheets.push(done);
+        }
+        Ok(())
+    }
+}
+
+/// An attribute's value.
+fn attr(e: &quick_xml::events::BytesStart, key: &str) -> Option<String> {
+    e.attributes()
+        .flatten()
+        .find(|a| a.key.as_ref() == key)
+        .map(|a| a.value.to_string())
+}
+
+/// A repeat count attribute (1 when absent or unreadable).
+fn repeat(e: &quick_xml::events::BytesStart, key: &str) -> u64 {
+    attr(e, key)
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap_or(1)
+        .max(1)
 }
 
 #[cfg(test)]

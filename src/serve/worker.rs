@@ -180,46 +180,64 @@ enum JobMessage {
 /// Solves one claimed job in a process of its own (so that no job can take the worker down),
 /// renewing its lease, and stores the result if the claim still holds.
 async fn one(store: &Store, cfg: &WorkerConfig, claim: Claim) -> Result<(), String> {
-    if claim.attempt > MAX_ATTEMPTS {
-        let why = format!(
+    let outcome = if claim.attempt > MAX_ATTEMPTS {
+        failed(&format!(
             "this job stopped its worker {} times while solving; it is not tried again",
             claim.attempt - 1
-        );
-        let o = failed(&why);
-        store
-            .finish(&claim, &cfg.name, &o.state, &o.figures, &o.files)
+        ))
+    } else {
+        let version = store
+            .version(&claim.job.version)
             .await
-            .map_err(|e| e.to_string())?;
-        return Ok(());
-    }
-    let version = store
-        .version(&claim.job.version)
-        .await
-        .map_err(|e| e.to_string())?
-        .ok_or("the job's league version is gone")?;
-    let input = JobInput {
-        toml: version.toml,
-        spec: claim.job.spec.clone(),
-        time_limit: claim.job.time_limit,
-        memory_mib: cfg.memory_mib,
+            .map_err(|e| e.to_string())?
+            .ok_or("the job's league version is gone")?;
+        let input = JobInput {
+            toml: version.toml,
+            spec: claim.job.spec.clone(),
+            time_limit: claim.job.time_limit,
+            memory_mib: cfg.memory_mib,
+        };
+        match watched(store, cfg, &claim, &input).await? {
+            Some(o) => o,
+            None => return Ok(()), // cancelled, or another worker has it: nothing is stored
+        }
     };
+    store
+        .finish(
+            &claim,
+            &cfg.name,
+            &outcome.state,
+            &outcome.figures,
+            &outcome.files,
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// Runs the solve's process and watches it: its progress goes to the store with each lease
+/// renewal, and it is killed when the claim is lost (checked every second). The outcome, or
+/// `None` when the claim was lost.
+async fn watched(
+    store: &Store,
+    cfg: &WorkerConfig,
+    claim: &Claim,
+    input: &JobInput,
+) -> Result<Option<Outcome>, String> {
     let mut child =
         spawn_solve(cfg.memory_mib).map_err(|e| format!("cannot start a solve: {e}"))?;
     let mut stdin = child.stdin.take().ok_or("no input to the solve")?;
     let stdout = child.stdout.take().ok_or("no output from the solve")?;
-    let line = serde_json::to_vec(&input).map_err(|e| e.to_string())?;
+    let line = serde_json::to_vec(input).map_err(|e| e.to_string())?;
     tokio::spawn(async move {
         use tokio::io::AsyncWriteExt;
         let _ = stdin.write_all(&line).await;
         let _ = stdin.shutdown().await;
     });
     let mut lines = tokio::io::AsyncBufReadExt::lines(tokio::io::BufReader::new(stdout));
-    let mut figures = Figures::default();
-    let mut outcome = None;
+    let (mut figures, mut outcome) = (Figures::default(), None);
     let renew_every = Duration::from_secs((cfg.lease / 3).max(1) as u64);
     let mut last_renewal = tokio::time::Instant::now();
-    let mut held = true;
-    // A second's tick: a cancelled or deleted job stops within about a second.
     let mut tick = tokio::time::interval(Duration::from_secs(1));
     loop {
         tokio::select! {
@@ -232,44 +250,29 @@ async fn one(store: &Store, cfg: &WorkerConfig, claim: Claim) -> Result<(), Stri
                 _ => break,
             },
             _ = tick.tick() => {
-                let renew = last_renewal.elapsed() >= renew_every;
-                let still = if renew {
+                let still = if last_renewal.elapsed() >= renew_every {
                     last_renewal = tokio::time::Instant::now();
-                    store.renew(&claim, &cfg.name, cfg.lease, &figures).await
+                    store.renew(claim, &cfg.name, cfg.lease, &figures).await
                 } else {
-                    store.holds(&claim, &cfg.name).await
+                    store.holds(claim, &cfg.name).await
                 };
                 // A store that does not answer keeps the solve going; a claim lost stops it.
                 if let Ok(false) = still {
-                    held = false;
                     let _ = child.start_kill();
-                    break;
+                    let _ = child.wait().await;
+                    return Ok(None);
                 }
             }
         }
     }
     let status = child.wait().await.map_err(|e| e.to_string())?;
-    if !held {
-        return Ok(()); // cancelled, or another worker has it: nothing is stored
-    }
-    let outcome = outcome.unwrap_or_else(|| {
+    Ok(Some(outcome.unwrap_or_else(|| {
         failed(&format!(
             "the solve stopped without a result ({status}): it may have needed more than the \
              {} MiB a solve may use",
             cfg.memory_mib
         ))
-    });
-    store
-        .finish(
-            &claim,
-            &cfg.name,
-            &outcome.state,
-            &outcome.figures,
-            &outcome.files,
-        )
-        .await
-        .map_err(|e| e.to_string())?;
-    Ok(())
+    })))
 }
 
 /// Starts `fixtures solve-job` (this program) with its address space capped at `memory_mib`

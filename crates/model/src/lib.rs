@@ -1,6 +1,7 @@
 //! The league as pure data: what a league file says, resolved and validated.
 //!
 //! Nothing here knows about the MIP; `formulate` builds on it and `check` reads it.
+#![warn(missing_docs)]
 
 mod error;
 mod list;

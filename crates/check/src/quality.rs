@@ -1,8 +1,8 @@
 //! The quality figures of the spec: breaks, avoid hits, rest, spread, venue load.
 
 use super::Row;
-use crate::model::League;
 use chrono::NaiveDate;
+use fixtures_model::League;
 use std::collections::BTreeMap;
 use std::fmt;
 

@@ -6,14 +6,15 @@
 //! directly from the text, so a bug in the model cannot hide itself. A rerun's promises (history
 //! kept exactly, nothing unplayed before the first movable date, scratched fixtures counted
 //! for balance) are checked from the `Rerun` data, not from how the solver encoded them.
+#![warn(missing_docs)]
 
 mod extra;
 mod quality;
 
 pub use quality::{quality, Quality, TeamFigures, Winter};
 
-use crate::model::{FixtureList as Neutral, Format, Hosting, League, Match, Rerun, TeamId};
 use chrono::{Datelike, NaiveDate};
+use fixtures_model::{FixtureList as Neutral, Format, Hosting, League, Match, Rerun, TeamId};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::path::Path;
@@ -111,7 +112,7 @@ impl FixtureList {
             league,
         )
         .with_extra(extra.iter().filter_map(|r| {
-            Some(crate::model::Extra {
+            Some(fixtures_model::Extra {
                 date: r.date,
                 home: r.home,
                 away: r.away,

@@ -8,8 +8,8 @@
 //! replay after what it replays.
 
 use super::{Checker, Place, Row, Violation};
-use crate::model::{ExtraKind, League, TeamId, EXTRA_ROUNDS};
 use chrono::NaiveDate;
+use fixtures_model::{ExtraKind, League, TeamId, EXTRA_ROUNDS};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What a row is when it is not a league match: a cup tie (its division column names a cup),
