@@ -235,7 +235,7 @@ async fn collect(store: &Store, id: &str, sc: &Scenario, p: &Path) -> Result<Row
             .await
             .map_err(|e| e.to_string())?
             .ok_or("the job is gone")?;
-        if !["queued", "running"].contains(&job.state.as_str()) {
+        if !job.state.is_open() {
             break job;
         }
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
@@ -243,7 +243,7 @@ async fn collect(store: &Store, id: &str, sc: &Scenario, p: &Path) -> Result<Row
     let f = &job.figures;
     let mut row = Row {
         scenario: String::new(),
-        status: f.status.clone().unwrap_or_else(|| job.state.clone()),
+        status: f.status.clone().unwrap_or_else(|| job.state.to_string()),
         valid: None,
         fixtures: None,
         moves: f.moves,

@@ -4,7 +4,7 @@
 mod common;
 
 use common::service::{Db, BACKENDS};
-use fixtures::store::{Figures, Store};
+use fixtures::store::{Figures, JobState, Store};
 
 const MID_DOWNS: &str = include_str!("../instances/examples/mid-downs.toml");
 
@@ -67,17 +67,17 @@ async fn claims_fences_and_retention(url: &str) {
         .unwrap());
     let files = [("fixtures.csv".to_string(), "x".to_string())];
     assert!(!store
-        .finish(&a, "w1", "done", &Figures::default(), &files)
+        .finish(&a, "w1", JobState::Done, &Figures::default(), &files)
         .await
         .unwrap());
     assert!(store.files(&a.job.id).await.unwrap().is_empty());
     // Stored once, by the claim that holds the job.
     assert!(store
-        .finish(&b, "w2", "done", &Figures::default(), &files)
+        .finish(&b, "w2", JobState::Done, &Figures::default(), &files)
         .await
         .unwrap());
     assert!(!store
-        .finish(&b, "w2", "done", &Figures::default(), &files)
+        .finish(&b, "w2", JobState::Done, &Figures::default(), &files)
         .await
         .unwrap());
     assert_eq!(store.job(&b.job.id).await.unwrap().unwrap().completions, 1);
@@ -87,11 +87,11 @@ async fn claims_fences_and_retention(url: &str) {
     assert_eq!(c.job.id, c2.job.id, "taken up again");
     assert_eq!(c2.attempt, c.attempt + 1);
     assert!(!store
-        .finish(&c, "w3", "done", &Figures::default(), &files)
+        .finish(&c, "w3", JobState::Done, &Figures::default(), &files)
         .await
         .unwrap());
     assert!(store
-        .finish(&c2, "w4", "done", &Figures::default(), &files)
+        .finish(&c2, "w4", JobState::Done, &Figures::default(), &files)
         .await
         .unwrap());
     assert!(

@@ -101,8 +101,8 @@ async fn status_json(store: &Store, job: &Job) -> serde_json::Value {
         _ => String::new(),
     };
     let now = crate::store::now();
-    let elapsed = match (job.started, job.finished, job.state.as_str()) {
-        (Some(s), _, "running") => (now - s).max(0),
+    let elapsed = match (job.started, job.finished, job.state) {
+        (Some(s), _, crate::store::JobState::Running) => (now - s).max(0),
         (Some(s), Some(f), _) => (f - s).max(0),
         _ => 0,
     };

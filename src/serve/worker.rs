@@ -7,7 +7,7 @@
 //! fences the write), so no job is completed twice. Cancel reaches a job on any worker: the
 //! next renewal finds the job no longer this attempt's, and the solve stops and stores nothing.
 
-use crate::store::{Claim, Figures, Store};
+use crate::store::{Claim, Figures, JobState, Store};
 use crate::{check, model, pipeline, solve};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -156,7 +156,7 @@ pub async fn run(store: Store, cfg: WorkerConfig, stop: Arc<AtomicBool>) {
 /// What a solve produced: the job's final state, figures and files.
 #[derive(Debug, Serialize, Deserialize)]
 struct Outcome {
-    state: String,
+    state: JobState,
     figures: Figures,
     files: Vec<(String, String)>,
 }
@@ -206,7 +206,7 @@ async fn one(store: &Store, cfg: &WorkerConfig, claim: Claim) -> Result<(), Stri
         .finish(
             &claim,
             &cfg.name,
-            &outcome.state,
+            outcome.state,
             &outcome.figures,
             &outcome.files,
         )
@@ -361,7 +361,7 @@ pub fn solve_job_stdio() -> Result<(), String> {
 
 fn failed(message: &str) -> Outcome {
     Outcome {
-        state: "failed".into(),
+        state: JobState::Failed,
         figures: Figures {
             messages: vec![message.to_string()],
             ..Figures::default()
@@ -420,15 +420,9 @@ fn execute(input: &JobInput, stop: Arc<AtomicBool>, progress: Arc<Mutex<Figures>
     let solutions = match solutions {
         Ok(s) => s,
         Err(e) => {
-            let state = match &e {
-                pipeline::Failure::Infeasible { .. } => "infeasible",
-                pipeline::Failure::TimedOut { .. } => "timed-out",
-                pipeline::Failure::Cancelled => "cancelled",
-                _ => "failed",
-            };
             figures.messages = e.lines();
             return Outcome {
-                state: state.into(),
+                state: JobState::of_failure(&e),
                 figures,
                 files: Vec::new(),
             };
@@ -455,7 +449,7 @@ fn execute(input: &JobInput, stop: Arc<AtomicBool>, progress: Arc<Mutex<Figures>
         figures.drafts = Some(solutions.len());
     }
     Outcome {
-        state: "done".into(),
+        state: JobState::Done,
         figures,
         files,
     }

@@ -89,6 +89,83 @@ pub enum StoreError {
     /// Hashing a password failed.
     #[error("password hashing: {0}")]
     Hash(String),
+    /// A row holds what this version cannot read.
+    #[error("unreadable row: {0}")]
+    Unreadable(String),
+}
+
+/// Where a job stands. Stored as its word (`as_str`), shown in the API the same way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum JobState {
+    /// Waiting for a worker.
+    Queued,
+    /// A worker holds it.
+    Running,
+    /// Solved: its checked list is stored.
+    Done,
+    /// The league has no valid list.
+    Infeasible,
+    /// No list within its time limit.
+    TimedOut,
+    /// The solve failed; its messages say why.
+    Failed,
+    /// Cancelled by its owner.
+    Cancelled,
+}
+
+impl JobState {
+    const ALL: [JobState; 7] = [
+        JobState::Queued,
+        JobState::Running,
+        JobState::Done,
+        JobState::Infeasible,
+        JobState::TimedOut,
+        JobState::Failed,
+        JobState::Cancelled,
+    ];
+
+    /// Its word, as stored and shown.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JobState::Queued => "queued",
+            JobState::Running => "running",
+            JobState::Done => "done",
+            JobState::Infeasible => "infeasible",
+            JobState::TimedOut => "timed-out",
+            JobState::Failed => "failed",
+            JobState::Cancelled => "cancelled",
+        }
+    }
+
+    /// Whether it may still change (queued or running).
+    pub fn is_open(self) -> bool {
+        matches!(self, JobState::Queued | JobState::Running)
+    }
+
+    /// The state a failed solve leaves its job in.
+    pub fn of_failure(f: &crate::pipeline::Failure) -> JobState {
+        use crate::pipeline::Failure;
+        match f {
+            Failure::Infeasible { .. } => JobState::Infeasible,
+            Failure::TimedOut { .. } => JobState::TimedOut,
+            Failure::Cancelled => JobState::Cancelled,
+            _ => JobState::Failed,
+        }
+    }
+
+    fn parse(word: &str) -> Result<JobState> {
+        JobState::ALL
+            .into_iter()
+            .find(|s| s.as_str() == word)
+            .ok_or_else(|| StoreError::Unreadable(format!("job state \"{word}\"")))
+    }
+}
+
+impl std::fmt::Display for JobState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 type Result<T> = std::result::Result<T, StoreError>;
@@ -160,8 +237,8 @@ pub struct Job {
     pub spec: String,
     /// Seconds the solve may take.
     pub time_limit: f64,
-    /// queued, running, done, infeasible, timed-out, failed, cancelled.
-    pub state: String,
+    /// Where it stands.
+    pub state: JobState,
     /// When it was submitted.
     pub submitted: i64,
     /// When a worker last started it.
@@ -1145,7 +1222,7 @@ impl Store {
         &self,
         claim: &Claim,
         worker: &str,
-        state: &str,
+        state: JobState,
         figures: &Figures,
         files: &[(String, String)],
     ) -> Result<bool> {
@@ -1153,7 +1230,7 @@ impl Store {
         let done = sqlx::query(
             "UPDATE jobs SET state = $1, figures = $2, finished = $3, completions = completions + 1 WHERE id = $4 AND worker = $5 AND attempts = $6 AND state = 'running'",
         )
-        .bind(state)
+        .bind(state.as_str())
         .bind(serde_json::to_string(figures).unwrap_or_default())
         .bind(now())
         .bind(&claim.job.id)
@@ -1291,7 +1368,7 @@ fn job_of(r: &AnyRow) -> Result<Job> {
         version: r.try_get("version")?,
         spec: r.try_get("spec")?,
         time_limit: r.try_get("time_limit")?,
-        state: r.try_get("state")?,
+        state: JobState::parse(&r.try_get::<String, _>("state")?)?,
         submitted: r.try_get("submitted")?,
         started: r.try_get("started")?,
         finished: r.try_get("finished")?,
@@ -1388,4 +1465,26 @@ fn private_file(path: &std::path::Path) -> std::io::Result<()> {
     #[cfg(not(unix))]
     let _ = path;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn job_states_read_back_as_written_and_as_the_api_shows_them() {
+        for s in JobState::ALL {
+            assert_eq!(JobState::parse(s.as_str()).unwrap(), s);
+            assert_eq!(
+                serde_json::to_string(&s).unwrap(),
+                format!("\"{}\"", s.as_str())
+            );
+        }
+        assert!(JobState::parse("finished").is_err());
+        assert_eq!(
+            JobState::ALL.iter().filter(|s| s.is_open()).count(),
+            2,
+            "queued and running"
+        );
+    }
 }
