@@ -6,8 +6,8 @@
 //! back in the loader's own words, each next to the field of its key when it is about the item
 //! being edited, the others for the top of the form.
 
-use crate::check::parse_list_date;
 use crate::import::{date_cell, parse_date_cell, toml_date};
+use crate::model::parse_list_date;
 use crate::model::{parse_league, parse_weekday, InputError, Problem};
 use chrono::NaiveDate;
 use std::collections::{BTreeMap, BTreeSet};

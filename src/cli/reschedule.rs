@@ -41,13 +41,7 @@ pub struct Args {
 /// Adds `--unavailable TEAM=DATE` dates to the league.
 fn add_unavailable(league: &mut League, items: &[String], path: &Path) -> Result<(), CliError> {
     for item in items {
-        let parsed = item.rsplit_once('=').and_then(|(t, d)| {
-            Some((
-                league.team_by_name(t.trim())?,
-                model::parse_iso_date(d.trim())?,
-            ))
-        });
-        let Some((t, d)) = parsed else {
+        let Some((t, d)) = model::parse_team_date(league, item) else {
             return Err(CliError::input(format!(
                 "error: --unavailable \"{item}\": expected TEAM=YYYY-MM-DD with a team of {}",
                 path.display()

@@ -4,7 +4,7 @@
 //! reads; a bad cell is reported by sheet, row and column, in the words the league file's own
 //! errors use.
 
-use crate::check::parse_list_date;
+use crate::model::parse_list_date;
 use crate::model::{parse_league, Hosting, League};
 use chrono::{Datelike, NaiveDate};
 use std::collections::BTreeSet;

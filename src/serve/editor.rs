@@ -643,7 +643,7 @@ fn form_page(
     let date = |k: &str| {
         doc.get(k)
             .and_then(|i| i.as_value())
-            .and_then(|x| crate::check::parse_list_date(x.to_string().trim().trim_matches('"')))
+            .and_then(|x| crate::model::parse_list_date(x.to_string().trim().trim_matches('"')))
     };
     let club = values
         .get("club")
@@ -873,7 +873,7 @@ fn notes(f: &edit::Field, errs: &[String]) -> String {
 fn calendar_html(key: &str, vals: &[String], cal: Option<&Calendar>, counts: bool) -> String {
     let chosen: BTreeSet<NaiveDate> = vals
         .iter()
-        .filter_map(|v| crate::check::parse_list_date(v.trim()))
+        .filter_map(|v| crate::model::parse_list_date(v.trim()))
         .collect();
     let Some(cal) = cal else {
         return format!(

@@ -482,13 +482,7 @@ fn rerun(
     // A postponement: the team cannot play on the date; the rerun moves what must move.
     let mut league = league.clone();
     for item in &spec.unavailable {
-        let parsed = item.rsplit_once('=').and_then(|(t, d)| {
-            Some((
-                league.team_by_name(t.trim())?,
-                model::parse_iso_date(d.trim())?,
-            ))
-        });
-        let (t, d) = parsed.ok_or_else(|| {
+        let (t, d) = model::parse_team_date(&league, item).ok_or_else(|| {
             bad(format!(
                 "unavailable: \"{item}\" is not TEAM=YYYY-MM-DD with a team of the league"
             ))

@@ -14,7 +14,9 @@ mod quality;
 pub use quality::{quality, Quality, TeamFigures, Winter};
 
 use chrono::{Datelike, NaiveDate};
-use fixtures_model::{FixtureList as Neutral, Format, Hosting, League, Match, Rerun, TeamId};
+use fixtures_model::{
+    parse_list_date, FixtureList as Neutral, Format, Hosting, League, Match, Rerun, TeamId,
+};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::path::Path;
@@ -225,32 +227,6 @@ pub fn parse_fixtures(
         }
     }
     Ok(list)
-}
-
-/// A fixture list's date: ISO 8601 (YYYY-MM-DD, as we write it) or the UK day-first form a
-/// spreadsheet writes when it saves the list again (DD/MM/YYYY, D/M/YYYY, DD/MM/YY, or with
-/// dashes or dots).
-pub fn parse_list_date(text: &str) -> Option<NaiveDate> {
-    let t = text.trim();
-    if let Ok(d) = NaiveDate::parse_from_str(t, "%Y-%m-%d") {
-        return Some(d);
-    }
-    let parts: Vec<&str> = t.split(['/', '.', '-']).collect();
-    let [d, m, y] = parts.as_slice() else {
-        return None;
-    };
-    let num = |s: &str| -> Option<i32> {
-        (!s.is_empty() && s.len() <= 4 && s.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| s.parse().ok())
-            .flatten()
-    };
-    let (d, m, y) = (num(d)?, num(m)?, num(y)?);
-    let year = match y {
-        0..=99 if parts[2].len() == 2 => 2000 + y,
-        1000..=9999 => y,
-        _ => return None,
-    };
-    NaiveDate::from_ymd_opt(year, u32::try_from(m).ok()?, u32::try_from(d).ok()?)
 }
 
 /// Where a league match with `home` at home is played: the division's central venue

@@ -3,16 +3,18 @@
 //! Nothing here knows about the MIP; `formulate` builds on it and `check` reads it.
 #![warn(missing_docs)]
 
+mod dates;
 mod error;
 mod list;
 mod load;
 mod raw;
 
+pub use dates::{parse_iso_date, parse_list_date, parse_team_date};
 pub use error::{InputError, InputErrors, Problem};
 pub use list::{
     sort_matches, Extra, ExtraKind, FixtureList, Match, Rerun, CSV_HEADER, EXTRA_ROUNDS,
 };
-pub use load::{parse_iso_date, parse_league, read_league, unsafe_name};
+pub use load::{parse_league, read_league, unsafe_name};
 
 use chrono::{Datelike, NaiveDate, Weekday};
 use std::collections::{BTreeMap, BTreeSet};

@@ -1263,16 +1263,6 @@ impl<'a> Cx<'a> {
     }
 }
 
-/// `YYYY-MM-DD`, strictly.
-pub fn parse_iso_date(s: &str) -> Option<NaiveDate> {
-    let s = s.trim();
-    let b = s.as_bytes();
-    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
-        return None;
-    }
-    NaiveDate::parse_from_str(s, "%Y-%m-%d").ok()
-}
-
 /// Why a name cannot be written safely into a fixture list, calendar or spreadsheet, if it
 /// cannot: a control character (a line break would start a new line of a calendar) or a
 /// first character a spreadsheet takes as the start of a formula.
