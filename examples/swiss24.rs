@@ -1,7 +1,7 @@
 //! Times one Swiss pairing of 24 teams after four rounds (scripts/bench-formats).
 //! Rounds 1-4 are paired by the same code with deterministic results; round 5 is timed.
 
-use fixtures::formats::swiss::{pair, standings, Played};
+use fixtures::competitions::swiss::{pair, standings, Played};
 use std::time::Instant;
 
 fn main() {

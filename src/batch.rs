@@ -264,7 +264,7 @@ async fn collect(store: &Store, id: &str, sc: &Scenario, p: &Path) -> Result<Row
     // Checked again here, against the scenario's league and rerun, before it is written.
     let (league, rerun) = match (&sc.current, sc.from) {
         (Some((_, current)), Some(from)) => {
-            let plan = crate::reschedule::plan(&sc.league, current, from, &sc.withdraw);
+            let plan = crate::season::reschedule::plan(&sc.league, current, from, &sc.withdraw);
             (plan.league, plan.rerun)
         }
         _ => (sc.league.clone(), crate::model::Rerun::default()),
@@ -442,7 +442,7 @@ fn scenario(p: &Path) -> Result<Row, String> {
             match pipeline::rerun(league, &current, from, withdraw, &opts) {
                 Ok(r) => {
                     let mut row = finish(&r.solution, &out_dir)?;
-                    row.moves = Some(r.count(crate::reschedule::Status::Moved));
+                    row.moves = Some(r.count(crate::season::reschedule::Status::Moved));
                     write(&out_dir.join("fixtures.diff.csv"), &r.diff_csv)?;
                     write(&out_dir.join("changes.txt"), &r.summary)?;
                     Ok(row)

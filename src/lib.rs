@@ -6,14 +6,14 @@
 //! - [`check`]: the independent checker and quality figures (shares only the league loader).
 //! - [`pipeline`]: solve, verify, and only then hand out a list: every entry point calls it.
 //! - [`report`]: comparisons, the published site and calendars.
-//! - [`formats`]: Berger tables, cup draws and Scheveningen tables, Swiss pairings.
+//! - [`competitions`]: Berger tables, cup draws and Scheveningen tables, Swiss pairings, 4NCL pools.
 //! - [`import`]: the team-entry spreadsheet (CSV, XLSX) and its import into a league file.
 //! - [`batch`]: many scenarios in parallel, with a summary.
 //! - [`serve`]: the HTTP service and its web page.
-//! - [`reschedule`]: mid-season reruns (played fixtures stay, fewest moves) and their diffs.
 //! - [`store`]: the service's data layer (SQLite or PostgreSQL), every query in one module.
-//! - [`season`]: knockout cups with offered dates, play-offs, replays, rule 2.6 change windows.
-//! - [`suggest`]: the dates a fixture could move to, checked, ranked, costed in words.
+//! - [`season`]: everything after the first draw: reruns (played fixtures stay, fewest moves)
+//!   and their diffs, suggested dates for a move, knockout cups with offered dates, play-offs,
+//!   replays, rule 2.6 change windows.
 //! - [`files`]: files written whole or not at all.
 #![warn(missing_docs)]
 
@@ -23,16 +23,14 @@ pub use fixtures_check as check;
 pub use fixtures_model as model;
 
 pub mod batch;
+pub mod competitions;
 pub mod edit;
 pub mod files;
-pub mod formats;
 pub mod formulate;
 pub mod import;
 pub mod pipeline;
 pub mod report;
-pub mod reschedule;
 pub mod season;
 pub mod serve;
 pub mod solve;
 pub mod store;
-pub mod suggest;

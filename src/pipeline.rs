@@ -10,7 +10,7 @@
 use crate::check;
 use crate::files::write_atomically;
 use crate::model::{FixtureList, League, Rerun, TeamId};
-use crate::reschedule::{self, Change, Status};
+use crate::season::reschedule::{self, Change, Status};
 use crate::solve::{self, Options, Outcome, Relaxation, Solved};
 use chrono::NaiveDate;
 use std::fmt;

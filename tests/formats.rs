@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use fixtures::formats::{berger, cup};
+use fixtures::competitions::{berger, cup};
 use fixtures::model::Format;
 use fixtures::solve::{self, Outcome};
 
@@ -131,7 +131,7 @@ fn result(seed: u64) -> (f64, f64) {
 
 #[test]
 fn a_swiss_round_for_24_teams_after_four_rounds() {
-    use fixtures::formats::swiss::{pair, standings, Played};
+    use fixtures::competitions::swiss::{pair, standings, Played};
     let n = 24;
     let mut played: Vec<Played> = Vec::new();
     for round in 1..=5u32 {
@@ -195,7 +195,7 @@ fn a_swiss_round_for_24_teams_after_four_rounds() {
 
 #[test]
 fn an_odd_swiss_field_gives_one_bye_to_the_lowest_without_one() {
-    use fixtures::formats::swiss::{pair, standings, Played};
+    use fixtures::competitions::swiss::{pair, standings, Played};
     let played = vec![
         Played {
             round: 1,
@@ -231,8 +231,8 @@ fn teams_in_round(matches: &[(u32, usize, usize)], r: u32) -> usize {
 
 #[test]
 fn a_4ncl_division_pools_rounds_split_and_final_rounds() {
-    use fixtures::formats::ncl;
-    use fixtures::formats::swiss::Played;
+    use fixtures::competitions::ncl;
+    use fixtures::competitions::swiss::Played;
     use std::collections::BTreeSet;
     let league = league(include_str!(
         "../instances/competitions/4ncl-2026-27-division-1.toml"

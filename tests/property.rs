@@ -197,7 +197,7 @@ proptest! {
         match fixtures::pipeline::rerun(&edited, &current, from, &gone, &default_search()) {
             Ok(r) => {
                 let new = r.solution.checked.list();
-                let plan = fixtures::reschedule::plan(&edited, &current, from, &gone);
+                let plan = fixtures::season::reschedule::plan(&edited, &current, from, &gone);
                 let list = fixtures::check::parse_fixtures(
                     &plan.league, r.solution.checked.csv().as_bytes(), "new.csv").unwrap();
                 let report = fixtures::check::check_rerun(&plan.league, &list, &plan.rerun);

@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use fixtures::check;
 use fixtures::model::League;
-use fixtures::reschedule::{self, Status};
+use fixtures::season::reschedule::{self, Status};
 use fixtures::solve::{self, Options, Outcome};
 
 const MID_DOWNS: &str = include_str!("../instances/examples/mid-downs.toml");
@@ -190,7 +190,8 @@ fn an_agreed_change_before_publication_moves_only_itself() {
         .unwrap()
         .to_neutral(&league);
     let m = list.matches[list.matches.len() / 2];
-    let options = fixtures::suggest::suggest(&league, &list, list.matches.len() / 2, league.start);
+    let options =
+        fixtures::season::suggest::suggest(&league, &list, list.matches.len() / 2, league.start);
     let agreed = options
         .iter()
         .find(|s| s.date != m.date)

@@ -382,7 +382,7 @@ fn movable(
         .filter(|(_, m)| m.date >= date(on))
     {
         let later = m.date + chrono::Days::new(1);
-        if let Some(s) = fixtures::suggest::suggest(league, list, i, later).first() {
+        if let Some(s) = fixtures::season::suggest::suggest(league, list, i, later).first() {
             let text = format!(
                 "{} v {}",
                 league.teams[m.home].name, league.teams[m.away].name

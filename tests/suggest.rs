@@ -4,7 +4,7 @@
 mod common;
 use common::*;
 use fixtures::model::{FixtureList, Match};
-use fixtures::suggest;
+use fixtures::season::suggest;
 
 const MID_DOWNS: &str = include_str!("../instances/examples/mid-downs.toml");
 

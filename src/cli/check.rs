@@ -37,7 +37,7 @@ pub fn run(a: Args) -> Result<(), CliError> {
             let gone = withdrawn(&league, &a.withdraw, &a.league)?;
             let current = readable_list(&league, current)?;
             // The rerun's league: played fixtures fixed, the withdrawn teams' left out.
-            let plan = fixtures::reschedule::plan(&league, &current, from, &gone);
+            let plan = fixtures::season::reschedule::plan(&league, &current, from, &gone);
             check::check_rerun(&plan.league, &list, &plan.rerun)
         }
         _ => check::check_rerun(&league, &list, &Rerun::default()),

@@ -5,8 +5,8 @@ mod batch;
 mod change;
 mod check;
 mod compare;
+mod competitions;
 mod cup;
-mod formats;
 mod import;
 mod playoff;
 mod replay;
@@ -76,18 +76,18 @@ enum Command {
     Solve(solve::Args),
     Reschedule(reschedule::Args),
     Batch(batch::Args),
-    Berger(formats::BergerArgs),
-    CupDraw(formats::CupDrawArgs),
+    Berger(competitions::BergerArgs),
+    CupDraw(competitions::CupDrawArgs),
     Cup(cup::Args),
     Playoff(playoff::Args),
     Replay(replay::Args),
     Change(change::Args),
     Template(import::TemplateArgs),
     Import(import::ImportArgs),
-    Scheveningen(formats::ScheveningenArgs),
-    Pair(formats::PairArgs),
-    Pools(formats::PoolsArgs),
-    Split(formats::SplitArgs),
+    Scheveningen(competitions::ScheveningenArgs),
+    Pair(competitions::PairArgs),
+    Pools(competitions::PoolsArgs),
+    Split(competitions::SplitArgs),
     Serve(serve::Args),
     Worker(worker::Args),
     #[command(hide = true)]
@@ -104,18 +104,18 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Solve(a) => solve::run(a),
         Command::Reschedule(a) => reschedule::run(a),
         Command::Batch(a) => batch::run(a),
-        Command::Berger(a) => formats::berger(a),
-        Command::CupDraw(a) => formats::cup_draw(a),
+        Command::Berger(a) => competitions::berger(a),
+        Command::CupDraw(a) => competitions::cup_draw(a),
         Command::Cup(a) => cup::run(a),
         Command::Playoff(a) => playoff::run(a),
         Command::Replay(a) => replay::run(a),
         Command::Change(a) => change::run(a),
         Command::Template(a) => import::template(a),
         Command::Import(a) => import::run(a),
-        Command::Scheveningen(a) => formats::scheveningen(a),
-        Command::Pair(a) => formats::pair(a),
-        Command::Pools(a) => formats::pools(a),
-        Command::Split(a) => formats::split(a),
+        Command::Scheveningen(a) => competitions::scheveningen(a),
+        Command::Pair(a) => competitions::pair(a),
+        Command::Pools(a) => competitions::pools(a),
+        Command::Split(a) => competitions::split(a),
         Command::Serve(a) => serve::run(a),
         Command::Worker(a) => worker::run(a),
         Command::SolveJob(a) => worker::solve_job(a),
@@ -186,7 +186,7 @@ impl CurrentFixture {
     /// The league, the list and the index of the fixture in it.
     fn load(&self) -> Result<(model::League, model::FixtureList, usize), CliError> {
         let (league, list) = self.at.load()?;
-        let index = fixtures::suggest::find_fixture(&league, &list, &self.fixture)
+        let index = fixtures::season::suggest::find_fixture(&league, &list, &self.fixture)
             .map_err(|e| CliError::input(format!("error: {}: {e}", self.at.current.display())))?;
         Ok((league, list, index))
     }

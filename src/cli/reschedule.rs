@@ -4,7 +4,7 @@ use super::{load, not_over_inputs, readable_list, summary, CliError, SearchArgs}
 use fixtures::files::write_atomically;
 use fixtures::model::{self, League};
 use fixtures::pipeline;
-use fixtures::reschedule::Status;
+use fixtures::season::reschedule::Status;
 use std::path::{Path, PathBuf};
 
 /// Re-run the draw mid-season: fixtures before --from stay as they are, a withdrawn team's

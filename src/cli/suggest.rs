@@ -2,7 +2,7 @@
 
 use super::CliError;
 use chrono::Datelike;
-use fixtures::suggest;
+use fixtures::season::suggest;
 
 /// Every date a fixture could move to without breaking a rule (every other fixture kept),
 /// ranked by the change in the league's objective, with what each date costs in words. Each

@@ -5,7 +5,7 @@
 //! Watson Trophy: three, at least 14 days ahead). With three entrants a cup is an all-play-all.
 
 use super::{open_dates, Host};
-use crate::formats::cup::{draw as draw_plain, draw_zoned, Draw};
+use crate::competitions::cup::{draw as draw_plain, draw_zoned, Draw};
 use crate::model::{Cup, Extra, ExtraKind, FixtureList, League, TeamId};
 use chrono::NaiveDate;
 use std::collections::BTreeMap;

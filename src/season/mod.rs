@@ -1,4 +1,5 @@
-//! The season around the league draw (Sussex rules 2.3, 2.6, 6.2.2, 12 and the cup rules):
+//! The season after the league draw: reruns (`reschedule`) and suggested dates for a move
+//! (`suggest`); and, by Sussex rules 2.3, 2.6, 6.2.2, 12 and the cup rules,
 //! knockout cups with their offered dates, play-offs and their replays, replays after a serious
 //! default, and rule 2.6's change windows. Everything here proposes dates; every list made with
 //! them goes through `pipeline::verify` (the independent checker) before anybody sees it.
@@ -6,6 +7,8 @@
 pub mod changes;
 pub mod cup;
 pub mod playoff;
+pub mod reschedule;
+pub mod suggest;
 
 use crate::model::{FixtureList, Hosting, League, TeamId, VenueId};
 use chrono::NaiveDate;

@@ -1165,12 +1165,12 @@ pub(crate) async fn moves(
         Ok(d) => d,
         Err(e) => return error(StatusCode::BAD_REQUEST, &e),
     };
-    let index = match crate::suggest::find_fixture(&league, &list, &q.fixture) {
+    let index = match crate::season::suggest::find_fixture(&league, &list, &q.fixture) {
         Ok(i) => i,
         Err(e) => return error(StatusCode::BAD_REQUEST, &e.to_string()),
     };
     let m = list.matches[index];
-    let found = crate::suggest::suggest(&league, &list, index, league.start);
+    let found = crate::season::suggest::suggest(&league, &list, index, league.start);
     let moves: Vec<serde_json::Value> = found
         .iter()
         .map(|s| {
@@ -1222,7 +1222,7 @@ pub(crate) async fn move_published(
         (Ok(t), Ok(a)) => (t, a),
         (Err(e), _) | (_, Err(e)) => return error(StatusCode::BAD_REQUEST, &e),
     };
-    let index = match crate::suggest::find_fixture(&league, &list, &req.fixture) {
+    let index = match crate::season::suggest::find_fixture(&league, &list, &req.fixture) {
         Ok(i) => i,
         Err(e) => return error(StatusCode::BAD_REQUEST, &e.to_string()),
     };
@@ -1254,9 +1254,9 @@ pub(crate) async fn move_published(
         Ok(t) => t,
         Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, &e),
     };
-    let diff = crate::reschedule::diff_csv(
+    let diff = crate::season::reschedule::diff_csv(
         &moved.league,
-        &crate::reschedule::diff(&moved.league, &list, moved.checked.list()),
+        &crate::season::reschedule::diff(&moved.league, &list, moved.checked.list()),
     );
     let version = match app
         .store

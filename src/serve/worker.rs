@@ -491,7 +491,7 @@ fn rerun(
     }
     let league = &league;
     let r = pipeline::rerun(league, &list.to_neutral(league), from, &gone, opts)?;
-    let moves = r.count(crate::reschedule::Status::Moved);
+    let moves = r.count(crate::season::reschedule::Status::Moved);
     files.push(("fixtures.diff.csv".into(), r.diff_csv.clone()));
     files.push(("changes.txt".into(), r.summary.clone()));
     Ok((r.solution, moves))

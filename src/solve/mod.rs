@@ -711,7 +711,7 @@ pub(crate) fn berger_start(league: &League, cand: &Candidates) -> Option<Vec<f64
     for div in &league.divisions {
         let Some(rounds) = &div.rounds else { continue };
         let n = div.teams.len();
-        let table = crate::formats::berger::table(n);
+        let table = crate::competitions::berger::table(n);
         if div.format != crate::model::Format::Single || rounds.len() < table.len() {
             continue;
         }

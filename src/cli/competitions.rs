@@ -2,7 +2,7 @@
 //! Whatever of them is a fixture list passes the checker (through the pipeline) first.
 
 use super::{division_named, load, write_or_print, CliError, EXIT_INFEASIBLE};
-use fixtures::formats::{self, swiss};
+use fixtures::competitions::{self, swiss};
 use fixtures::model::League;
 use fixtures::pipeline;
 use std::path::{Path, PathBuf};
@@ -80,7 +80,7 @@ pub fn berger(a: BergerArgs) -> Result<(), CliError> {
     if !(2..=1000).contains(&a.n) {
         return Err(CliError::input("error: N must be from 2 to 1000"));
     }
-    print!("{}", formats::berger::text(a.n));
+    print!("{}", competitions::berger::text(a.n));
     Ok(())
 }
 
@@ -89,7 +89,10 @@ pub fn scheveningen(a: ScheveningenArgs) -> Result<(), CliError> {
     if !(1..=100).contains(&a.players) {
         return Err(CliError::input("error: --players must be from 1 to 100"));
     }
-    for (r, round) in formats::cup::scheveningen(a.players).iter().enumerate() {
+    for (r, round) in competitions::cup::scheveningen(a.players)
+        .iter()
+        .enumerate()
+    {
         let boards: Vec<String> = round
             .iter()
             .map(|&(h, v, white)| {
@@ -119,7 +122,7 @@ pub fn cup_draw(a: CupDrawArgs) -> Result<(), CliError> {
             a.league.display()
         )));
     }
-    let draw = formats::cup::draw(&teams, &finalists, a.seed);
+    let draw = competitions::cup::draw(&teams, &finalists, a.seed);
     let name = |t: usize| league.teams[t].name.as_str();
     println!(
         "{} cup, seed {}: {} teams, a grid of {}",
@@ -224,7 +227,7 @@ fn ncl_pools(league: &League, div: usize) -> (Vec<usize>, Vec<usize>) {
         .map(|t| t.rating.unwrap_or(0.0))
         .collect();
     let club: Vec<usize> = league.teams.iter().map(|t| t.club).collect();
-    formats::ncl::pools(&league.divisions[div].teams, &rating, &club)
+    competitions::ncl::pools(&league.divisions[div].teams, &rating, &club)
 }
 
 /// Whether a division can be split into two 4NCL pools with enough round dates.
@@ -292,7 +295,7 @@ pub fn pools(a: PoolsArgs) -> Result<(), CliError> {
     );
     let mut rows = Vec::new();
     for (pool, label) in [(&pa, "A"), (&pb, "B")] {
-        for (r, x, y) in formats::ncl::pool_rounds(pool, 1) {
+        for (r, x, y) in competitions::ncl::pool_rounds(pool, 1) {
             rows.push((r, x, y, label));
         }
     }
@@ -314,7 +317,7 @@ pub fn split(a: SplitArgs) -> Result<(), CliError> {
     let prelim = (pa.len() - 1) as u32;
     let all: Vec<usize> = (0..league.teams.len()).collect();
     let (played, _) = read_results(&a.results, &league, &all, prelim + 1)?;
-    let split = formats::ncl::split(&pa, &pb, &played, league.teams.len(), prelim + 1);
+    let split = competitions::ncl::split(&pa, &pb, &played, league.teams.len(), prelim + 1);
     eprintln!("championship pool: {}", names(&league, &split.championship));
     eprintln!("relegation pool: {}", names(&league, &split.relegation));
     eprintln!(
