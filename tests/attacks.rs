@@ -6,7 +6,6 @@ mod common;
 use common::bombs;
 use common::service::{Db, Server, BACKENDS};
 use fixtures::import::read_workbook;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 fn refused(bytes: &[u8], file: &str) -> String {
@@ -227,11 +226,7 @@ fn a_solve_that_dies_fails_its_job_not_the_server() {
         assert!(std::time::Instant::now() < end, "no solve process");
         std::thread::sleep(std::time::Duration::from_millis(50));
     };
-    assert!(Command::new("kill")
-        .args(["-9", &solve.to_string()])
-        .status()
-        .unwrap()
-        .success());
+    common::service::signal_process(solve, "KILL");
     let v = s.wait(&id, std::time::Duration::from_secs(30));
     assert_eq!(v["state"], "failed", "{v}");
     assert!(v.to_string().contains("stopped without a result"), "{v}");

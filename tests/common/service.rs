@@ -306,11 +306,7 @@ impl Worker {
     /// Sends the worker a signal (`TERM`, `INT`) and waits for it to exit: whether it exited
     /// by itself within `within`.
     pub fn stop_with(&mut self, signal: &str, within: Duration) -> bool {
-        let pid = self.0.id().to_string();
-        Command::new("kill")
-            .args([&format!("-{signal}"), &pid])
-            .status()
-            .unwrap();
+        signal_process(self.0.id(), signal);
         let end = Instant::now() + within;
         while Instant::now() < end {
             if let Ok(Some(_)) = self.0.try_wait() {
@@ -360,4 +356,17 @@ pub fn csrf_of(page: &str) -> String {
         .and_then(|r| r.split('"').next())
         .expect("the page carries a CSRF token")
         .to_string()
+}
+
+/// Sends `pid` the signal named `signal` (TERM, INT, KILL).
+pub fn signal_process(pid: u32, signal: &str) {
+    let sig = match signal {
+        "TERM" => libc::SIGTERM,
+        "INT" => libc::SIGINT,
+        "KILL" => libc::SIGKILL,
+        other => panic!("no signal {other}"),
+    };
+    // SAFETY: kill only sends a signal to the process named.
+    let done = unsafe { libc::kill(pid as libc::pid_t, sig) };
+    assert_eq!(done, 0, "kill -{signal} {pid}");
 }
