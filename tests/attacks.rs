@@ -743,8 +743,8 @@ fn deletion_deletes_and_files_are_private() {
     );
     assert_eq!(
         s.call("GET", "/api/tokens", Some(&other), None).0,
-        404,
-        "a revoked token opens nothing"
+        401,
+        "a revoked token opens nothing: its caller is not logged in"
     );
     // The account, with its leagues.
     let id = new_league(&s);

@@ -43,20 +43,9 @@ pub fn run(a: Args) -> Result<(), CliError> {
     let agreed = super::reschedule::from_date(&a.agreed)?;
     let m = list.matches[index];
     let name = |t: usize| league.teams[t].name.as_str();
-    let mut window = changes::classify(rules, m.date, to, agreed);
-    // The new date must keep every rule of the league, the fixture fixed there.
-    let checked = match changes::move_fixture(&league, &list, index, to) {
-        Ok(moved) => Some(moved.checked),
-        Err(violations) => {
-            if !matches!(window, Window::Invalid(_)) {
-                window = Window::Invalid(format!(
-                    "on {to} it breaks the league's rules: {}",
-                    violations.join("; ")
-                ));
-            }
-            None
-        }
-    };
+    let judged = changes::judge(&league, &list, index, to, agreed);
+    let window = judged.window.unwrap_or_else(|| changes::classify(rules, m.date, to, agreed));
+    let checked = judged.moved.ok().map(|moved| moved.checked);
     println!(
         "{} v {}: {} to {}, agreed {agreed}: {}",
         name(m.home),

@@ -135,6 +135,43 @@ pub fn move_fixture(
     }
 }
 
+/// A proposed change judged: what rule 2.6 says (`None` when the league has no `[changes]`)
+/// and the list with the fixture moved, when the new date keeps every rule of the league. A
+/// date that breaks a rule makes the change invalid whatever the windows say. The CLI and the
+/// service both decide by this.
+#[derive(Debug)]
+pub struct Judged {
+    /// Rule 2.6's verdict, the league's rules included.
+    pub window: Option<Window>,
+    /// The new list, or the checker's violations on the new date.
+    pub moved: Result<Moved, Vec<String>>,
+}
+
+/// Judges moving match `index` of `list` to `to` by an agreement concluded on `agreed`.
+pub fn judge(
+    league: &League,
+    list: &FixtureList,
+    index: usize,
+    to: NaiveDate,
+    agreed: NaiveDate,
+) -> Judged {
+    let original = list.matches.get(index).map(|m| m.date);
+    let window = league
+        .changes
+        .as_ref()
+        .zip(original)
+        .map(|(ch, from)| classify(ch, from, to, agreed));
+    let moved = move_fixture(league, list, index, to);
+    let window = match (window, &moved) {
+        (Some(w), Err(v)) if !matches!(w, Window::Invalid(_)) => Some(Window::Invalid(format!(
+            "on {to} it breaks the league's rules: {}",
+            v.join("; ")
+        ))),
+        (w, _) => w,
+    };
+    Judged { window, moved }
+}
+
 /// The league file's text with the fixture `home v away` `[[fixed]]` on `date` (any earlier
 /// `[[fixed]]` entry for the pair removed), comments and layout kept.
 pub fn fixed_toml(text: &str, home: &str, away: &str, date: NaiveDate) -> Result<String, String> {

@@ -1,9 +1,10 @@
 //! Logging in and out, and accepting an invitation: sessions, API tokens, rate limits.
 
-use super::{changing, error, internal, page, session_cookie, Shared, COOKIE};
+use super::{changing, error, page, session_cookie, Answer, ApiError, Shared, COOKIE};
+use crate::store::StoreError;
 use axum::extract::{ConnectInfo, Form, Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::response::IntoResponse;
 use axum::Json;
 use serde::Deserialize;
 use std::net::SocketAddr;
@@ -112,22 +113,48 @@ pub(crate) fn client_ip(
     ip
 }
 
-fn too_many() -> Response {
-    let mut r = error(
-        StatusCode::TOO_MANY_REQUESTS,
-        "too many failed logins; try again in 15 minutes",
-    );
-    r.headers_mut()
-        .insert(header::RETRY_AFTER, HeaderValue::from_static("900"));
-    r
+/// Why a login gets no session.
+#[derive(Debug)]
+enum Refused {
+    /// Too many failures lately (for the pair, the address or the account).
+    TooMany,
+    /// No such name, or not its password.
+    Wrong,
+    /// The store failed.
+    Store(StoreError),
 }
 
-/// Checks a login against the rate limits and the store: the user, or the response to give.
+impl From<StoreError> for Refused {
+    fn from(e: StoreError) -> Self {
+        Refused::Store(e)
+    }
+}
+
+impl From<Refused> for ApiError {
+    fn from(r: Refused) -> Self {
+        match r {
+            Refused::TooMany => {
+                let mut r = error(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "too many failed logins; try again in 15 minutes",
+                )
+                .into_response();
+                r.headers_mut()
+                    .insert(header::RETRY_AFTER, HeaderValue::from_static("900"));
+                ApiError::Answer(r)
+            }
+            Refused::Wrong => error(StatusCode::UNAUTHORIZED, "wrong name or password"),
+            Refused::Store(e) => ApiError::Store(e),
+        }
+    }
+}
+
+/// Checks a login against the rate limits and the store: the user, or why not.
 async fn attempt(
     app: &Shared,
     ip: std::net::IpAddr,
     login: &Login,
-) -> Result<crate::store::User, Response> {
+) -> Result<crate::store::User, Refused> {
     let now = crate::store::now();
     let name = crate::store::name_key(&login.name);
     let keys = [
@@ -137,13 +164,10 @@ async fn attempt(
     ];
     let mut stored = Vec::new();
     for (key, _) in &keys {
-        match app.store.login_failures(key, now - WINDOW).await {
-            Ok(n) => stored.push(n),
-            Err(e) => return Err(internal(e)),
-        }
+        stored.push(app.store.login_failures(key, now - WINDOW).await?);
     }
     if !app.logins.reserve(&keys, &stored, now) {
-        return Err(too_many());
+        return Err(Refused::TooMany);
     }
     let result = app.store.login(&login.name, &login.password).await;
     let failed = matches!(result, Ok(None));
@@ -151,16 +175,12 @@ async fn attempt(
         for (key, _) in &keys {
             if let Err(e) = app.store.login_failed(key).await {
                 app.logins.release(&keys, true, now);
-                return Err(internal(e));
+                return Err(e.into());
             }
         }
     }
     app.logins.release(&keys, failed, now);
-    match result {
-        Ok(Some(user)) => Ok(user),
-        Ok(None) => Err(error(StatusCode::UNAUTHORIZED, "wrong name or password")),
-        Err(e) => Err(internal(e)),
-    }
+    result?.ok_or(Refused::Wrong)
 }
 
 /// `POST /login` (the page's form): a session cookie, then back to the page.
@@ -169,20 +189,26 @@ pub(crate) async fn login_form(
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     Form(login): Form<Login>,
-) -> Response {
+) -> Answer {
     let ip = client_ip(addr, &headers, &app.cfg.trusted_proxies);
     let user = match attempt(&app, ip, &login).await {
         Ok(u) => u,
         Err(r) => {
-            let status = r.status();
-            let message = if status == StatusCode::TOO_MANY_REQUESTS {
-                "Too many failed logins: try again in 15 minutes."
-            } else if status == StatusCode::UNAUTHORIZED {
-                "Wrong name or password."
-            } else {
-                "The service failed; try again."
+            let (status, message) = match r {
+                Refused::TooMany => (
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "Too many failed logins: try again in 15 minutes.",
+                ),
+                Refused::Wrong => (StatusCode::UNAUTHORIZED, "Wrong name or password."),
+                Refused::Store(e) => {
+                    eprintln!("store: {e}");
+                    (
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        "The service failed; try again.",
+                    )
+                }
             };
-            return (status, page::login_page(Some(message), app.cfg.signup)).into_response();
+            return Ok((status, page::login_page(Some(message), app.cfg.signup)).into_response());
         }
     };
     logged_in(&app, &user, "/").await
@@ -194,16 +220,11 @@ pub(crate) async fn login_api(
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     Json(login): Json<Login>,
-) -> Response {
+) -> Answer {
     let ip = client_ip(addr, &headers, &app.cfg.trusted_proxies);
-    let user = match attempt(&app, ip, &login).await {
-        Ok(u) => u,
-        Err(r) => return r,
-    };
-    match app.store.create_api_token(&user).await {
-        Ok(token) => Json(serde_json::json!({ "token": token })).into_response(),
-        Err(e) => internal(e),
-    }
+    let user = attempt(&app, ip, &login).await?;
+    let token = app.store.create_api_token(&user).await?;
+    Ok(Json(serde_json::json!({ "token": token })).into_response())
 }
 
 /// A form that carries the session's CSRF token.
@@ -218,16 +239,12 @@ pub(crate) async fn logout(
     State(app): State<Shared>,
     headers: HeaderMap,
     Form(form): Form<CsrfForm>,
-) -> Response {
-    if let Err(r) = changing(&app, &headers, Some(&form.csrf)).await {
-        return r;
-    }
+) -> Answer {
+    changing(&app, &headers, Some(&form.csrf)).await?;
     if let Some(token) = super::cookie(&headers, COOKIE) {
-        if let Err(e) = app.store.end_session(&token).await {
-            return internal(e);
-        }
+        app.store.end_session(&token).await?;
     }
-    (
+    Ok((
         StatusCode::SEE_OTHER,
         [
             (
@@ -237,7 +254,7 @@ pub(crate) async fn logout(
             (header::LOCATION, HeaderValue::from_static("/")),
         ],
     )
-        .into_response()
+        .into_response())
 }
 
 /// `POST /invite/{token}` (form with the CSRF token): joins the league's committee.
@@ -246,20 +263,17 @@ pub(crate) async fn accept_form(
     Path(token): Path<String>,
     headers: HeaderMap,
     Form(form): Form<CsrfForm>,
-) -> Response {
-    let c = match changing(&app, &headers, Some(&form.csrf)).await {
-        Ok(c) => c,
-        Err(r) => return r,
-    };
-    match app.store.accept(&token, &c.user).await {
-        Ok(Some(_)) => (
-            StatusCode::SEE_OTHER,
-            [(header::LOCATION, HeaderValue::from_static("/"))],
-        )
-            .into_response(),
-        Ok(None) => super::not_found(),
-        Err(e) => internal(e),
-    }
+) -> Answer {
+    let c = changing(&app, &headers, Some(&form.csrf)).await?;
+    app.store
+        .accept(&token, &c.user)
+        .await?
+        .ok_or(ApiError::NotFound)?;
+    Ok((
+        StatusCode::SEE_OTHER,
+        [(header::LOCATION, HeaderValue::from_static("/"))],
+    )
+        .into_response())
 }
 
 /// Accounts one address may create in `WINDOW` seconds.
@@ -268,11 +282,11 @@ const MAX_SIGNUPS: i64 = 5;
 const MIN_PASSWORD: usize = 10;
 
 /// `GET /signup`: the form to create an account (404 when the service allows none).
-pub(crate) async fn signup_page(State(app): State<Shared>) -> Response {
+pub(crate) async fn signup_page(State(app): State<Shared>) -> Answer {
     if !app.cfg.signup {
-        return super::not_found();
+        return Err(ApiError::NotFound);
     }
-    page::signup_page(None, "").into_response()
+    Ok(page::signup_page(None, "").into_response())
 }
 
 /// A new account, from the page's form.
@@ -310,12 +324,12 @@ pub(crate) async fn signup(
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     Form(form): Form<Signup>,
-) -> Response {
+) -> Answer {
     if !app.cfg.signup {
-        return super::not_found();
+        return Err(ApiError::NotFound);
     }
     let refuse = |status: StatusCode, m: &str| {
-        (status, page::signup_page(Some(m), form.name.trim())).into_response()
+        Ok((status, page::signup_page(Some(m), form.name.trim())).into_response())
     };
     if let Some(m) = signup_problem(&form) {
         return refuse(StatusCode::UNPROCESSABLE_ENTITY, &m);
@@ -324,54 +338,42 @@ pub(crate) async fn signup(
         "signup:{}",
         client_ip(addr, &headers, &app.cfg.trusted_proxies)
     );
-    match app
+    let recent = app
         .store
         .login_failures(&key, crate::store::now() - WINDOW)
-        .await
-    {
-        Ok(n) if n >= MAX_SIGNUPS => {
-            return refuse(
-                StatusCode::TOO_MANY_REQUESTS,
-                "Too many accounts created from here: try again in 15 minutes.",
-            )
-        }
-        Ok(_) => {}
-        Err(e) => return internal(e),
+        .await?;
+    if recent >= MAX_SIGNUPS {
+        return refuse(
+            StatusCode::TOO_MANY_REQUESTS,
+            "Too many accounts created from here: try again in 15 minutes.",
+        );
     }
-    if let Err(e) = app.store.login_failed(&key).await {
-        return internal(e);
-    }
-    let user = match app
+    app.store.login_failed(&key).await?;
+    let Some(user) = app
         .store
         .create_user(form.name.trim(), &form.password)
-        .await
-    {
-        Ok(Some(u)) => u,
-        Ok(None) => {
-            return refuse(
-                StatusCode::CONFLICT,
-                "That name is taken: choose another, or log in.",
-            )
-        }
-        Err(e) => return internal(e),
+        .await?
+    else {
+        return refuse(
+            StatusCode::CONFLICT,
+            "That name is taken: choose another, or log in.",
+        );
     };
     logged_in(&app, &user, "/leagues").await
 }
 
 /// A new session for `user`: its cookie, and on to `to`.
-async fn logged_in(app: &Shared, user: &crate::store::User, to: &'static str) -> Response {
-    match app.store.create_session(user, SESSION_DAYS).await {
-        Ok((token, _)) => (
+async fn logged_in(app: &Shared, user: &crate::store::User, to: &'static str) -> Answer {
+    let (token, _) = app.store.create_session(user, SESSION_DAYS).await?;
+    Ok((
             StatusCode::SEE_OTHER,
             [
                 (
                     header::SET_COOKIE,
                     session_cookie(&token, app.cfg.secure_cookies, SESSION_DAYS * 86_400),
                 ),
-                (header::LOCATION, HeaderValue::from_static(to)),
-            ],
-        )
-            .into_response(),
-        Err(e) => internal(e),
-    }
+            (header::LOCATION, HeaderValue::from_static(to)),
+        ],
+    )
+        .into_response())
 }

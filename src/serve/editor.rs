@@ -5,7 +5,7 @@
 //! read from, so an edit made on a stale page is refused rather than lost.
 
 use super::page::{esc, small_page_wide};
-use super::{caller, changing, internal, not_found, Shared};
+use super::{caller, changing, not_found, Answer, ApiError, Shared};
 use crate::edit::{self, Choices, FormErrors, Kind, Place, Section, Values};
 use crate::store::{is_id, Access, User, Version};
 use axum::extract::{Form, Path, State};
@@ -51,13 +51,10 @@ fn see_other(to: &str) -> Response {
 async fn who(
     app: &Shared,
     headers: &HeaderMap,
-    nobody: Response,
-) -> Result<(User, String), Response> {
-    match caller(app, headers).await {
-        Ok(Some(c)) => Ok((c.user, c.csrf.unwrap_or_default())),
-        Ok(None) => Err(nobody),
-        Err(e) => Err(internal(e)),
-    }
+    nobody: ApiError,
+) -> Result<(User, String), ApiError> {
+    let c = caller(app, headers).await?.ok_or(nobody)?;
+    Ok((c.user, c.csrf.unwrap_or_default()))
 }
 
 /// The league's latest version and the session's CSRF token, for the league's secretary
@@ -66,27 +63,21 @@ async fn secretary(
     app: &Shared,
     headers: &HeaderMap,
     id: &str,
-) -> Result<(Version, String), Response> {
+) -> Result<(Version, String), ApiError> {
     let (user, csrf) = who(app, headers, not_found()).await?;
     Ok((owned(app, &user, id).await?, csrf))
 }
 
 /// The league's latest version, for its secretary; else 404 (for others, and for what does
 /// not exist, alike).
-async fn owned(app: &Shared, user: &User, id: &str) -> Result<Version, Response> {
-    if !is_id(id) {
-        return Err(not_found());
+async fn owned(app: &Shared, user: &User, id: &str) -> Result<Version, ApiError> {
+    if !is_id(id) || app.store.access(id, user).await? != Some(Access::Owner) {
+        return Err(ApiError::NotFound);
     }
-    match app.store.access(id, user).await {
-        Ok(Some(Access::Owner)) => {}
-        Ok(_) => return Err(not_found()),
-        Err(e) => return Err(internal(e)),
-    }
-    match app.store.latest_version(id).await {
-        Ok(Some(v)) => Ok(v),
-        Ok(None) => Err(not_found()),
-        Err(e) => Err(internal(e)),
-    }
+    app.store
+        .latest_version(id)
+        .await?
+        .ok_or(ApiError::NotFound)
 }
 
 /// A state-changing form's caller (CSRF checked) and the league's latest version; a form read
@@ -96,13 +87,13 @@ async fn changing_owned(
     headers: &HeaderMap,
     id: &str,
     form: &Posted,
-) -> Result<Version, Response> {
+) -> Result<Version, ApiError> {
     let c = changing(app, headers, Some(&posted(form, "csrf")))
         .await
-        .map_err(super::hide)?;
+        .map_err(ApiError::hide)?;
     let v = owned(app, &c.user, id).await?;
     if posted(form, "version") != v.number.to_string() {
-        return Err((
+        return Err(ApiError::Answer((
             StatusCode::CONFLICT,
             Html(small_page_wide(
                 "fixtures — changed meanwhile",
@@ -112,7 +103,7 @@ async fn changing_owned(
                 ),
             )),
         )
-            .into_response());
+            .into_response()));
     }
     Ok(v)
 }
@@ -120,11 +111,8 @@ async fn changing_owned(
 const NAV: &str = "<nav class=\"row\"><a href=\"/\">Solve and publish</a> <a href=\"/leagues\">Your leagues</a></nav>";
 
 /// `GET /leagues`: the caller's leagues, a form for a new one and one to upload a league file.
-pub(crate) async fn list(State(app): State<Shared>, headers: HeaderMap) -> Response {
-    let (user, csrf) = match who(&app, &headers, see_other("/")).await {
-        Ok(v) => v,
-        Err(r) => return r,
-    };
+pub(crate) async fn list(State(app): State<Shared>, headers: HeaderMap) -> Answer {
+    let (user, csrf) = who(&app, &headers, ApiError::Answer(see_other("/"))).await?;
     list_page(
         &app,
         &user,
@@ -143,11 +131,8 @@ async fn list_page(
     errors: &FormErrors,
     values: &Values,
     upload_errors: &str,
-) -> Response {
-    let leagues = match app.store.leagues_of(user).await {
-        Ok(l) => l,
-        Err(e) => return internal(e),
-    };
+) -> Answer {
+    let leagues = app.store.leagues_of(user).await?;
     let mut body = format!("{NAV}\n<h1>Your leagues</h1>\n");
     if leagues.is_empty() {
         body.push_str("<p class=\"muted\">None yet: start one below.</p>\n");
@@ -190,7 +175,7 @@ async fn list_page(
         esc(csrf),
         upload_fields()
     );
-    Html(small_page_wide("fixtures — your leagues", &body)).into_response()
+    Ok(Html(small_page_wide("fixtures — your leagues", &body)).into_response())
 }
 
 fn upload_fields() -> String {
@@ -217,7 +202,7 @@ pub(crate) async fn create(
     State(app): State<Shared>,
     headers: HeaderMap,
     Form(form): Form<Posted>,
-) -> Response {
+) -> Answer {
     let values = form_values(&form);
     let made = edit::new_league(&values).map_err(|e| Refused {
         errors: e,
@@ -239,7 +224,7 @@ pub(crate) async fn upload_new(
     State(app): State<Shared>,
     headers: HeaderMap,
     Form(form): Form<Posted>,
-) -> Response {
+) -> Answer {
     let text = posted(&form, "toml");
     let made = match edit::accept(&text) {
         Ok(_) => Ok(text),
@@ -266,24 +251,19 @@ async fn start_league(
     headers: &HeaderMap,
     form: &Posted,
     made: Result<String, Refused>,
-) -> Response {
-    let c = match changing(app, headers, Some(&posted(form, "csrf"))).await {
-        Ok(c) => c,
-        Err(r) => return r,
-    };
+) -> Answer {
+    let c = changing(app, headers, Some(&posted(form, "csrf"))).await?;
     match made {
         Ok(text) => {
             let name = edit::accept(&text).unwrap_or_default();
-            match app.store.create_league(&c.user, &name, &text).await {
-                Ok((id, _)) => see_other(&format!("/leagues/{id}")),
-                Err(e) => internal(e),
-            }
+            let (id, _) = app.store.create_league(&c.user, &name, &text).await?;
+            Ok(see_other(&format!("/leagues/{id}")))
         }
         Err(r) => {
             let csrf = c.csrf.unwrap_or_default();
-            let mut page = list_page(app, &c.user, &csrf, &r.errors, &r.values, &r.upload).await;
+            let mut page = list_page(app, &c.user, &csrf, &r.errors, &r.values, &r.upload).await?;
             *page.status_mut() = StatusCode::UNPROCESSABLE_ENTITY;
-            page
+            Ok(page)
         }
     }
 }
@@ -293,12 +273,9 @@ pub(crate) async fn overview(
     State(app): State<Shared>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Response {
-    let (v, csrf) = match secretary(&app, &headers, &id).await {
-        Ok(v) => v,
-        Err(r) => return r,
-    };
-    overview_page(&id, &v, &csrf, "", StatusCode::OK)
+) -> Answer {
+    let (v, csrf) = secretary(&app, &headers, &id).await?;
+    Ok(overview_page(&id, &v, &csrf, "", StatusCode::OK))
 }
 
 fn overview_page(
@@ -394,9 +371,9 @@ pub(crate) async fn download(
     State(app): State<Shared>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Response {
-    match secretary(&app, &headers, &id).await {
-        Ok((v, _)) => (
+) -> Answer {
+    let (v, _) = secretary(&app, &headers, &id).await?;
+    Ok((
             [
                 (
                     header::CONTENT_TYPE,
@@ -407,11 +384,9 @@ pub(crate) async fn download(
                     HeaderValue::from_static("attachment; filename=\"league.toml\""),
                 ),
             ],
-            v.toml,
-        )
-            .into_response(),
-        Err(r) => r,
-    }
+        v.toml,
+    )
+        .into_response())
 }
 
 /// `POST /leagues/{id}/upload`: a league file as the next version, stored as given.
@@ -420,21 +395,18 @@ pub(crate) async fn upload(
     Path(id): Path<String>,
     headers: HeaderMap,
     Form(form): Form<Posted>,
-) -> Response {
-    let v = match changing_owned(&app, &headers, &id, &form).await {
-        Ok(v) => v,
-        Err(r) => return r,
-    };
+) -> Answer {
+    let v = changing_owned(&app, &headers, &id, &form).await?;
     let text = posted(&form, "toml");
     match edit::accept(&text) {
         Ok(_) => saved(&app, &id, &text).await,
-        Err(errors) => overview_page(
+        Err(errors) => Ok(overview_page(
             &id,
             &v,
             &posted(&form, "csrf"),
             &upload_error_list(&errors),
             StatusCode::UNPROCESSABLE_ENTITY,
-        ),
+        )),
     }
 }
 
@@ -445,12 +417,10 @@ fn target(section: &str, item: Option<&str>) -> Option<(&'static Section, Option
 }
 
 /// Stores `text` as the league's next version, then back to the league's page.
-async fn saved(app: &Shared, id: &str, text: &str) -> Response {
+async fn saved(app: &Shared, id: &str, text: &str) -> Answer {
     let name = edit::accept(text).unwrap_or_default();
-    match app.store.add_version(id, &name, text).await {
-        Ok(_) => see_other(&format!("/leagues/{id}")),
-        Err(e) => internal(e),
-    }
+    app.store.add_version(id, &name, text).await?;
+    Ok(see_other(&format!("/leagues/{id}")))
 }
 
 /// Which item of a section a URL names (`Some(None)` for a table section or "new"); `None`
@@ -469,7 +439,7 @@ pub(crate) async fn table_form(
     State(app): State<Shared>,
     Path((id, section)): Path<(String, String)>,
     headers: HeaderMap,
-) -> Response {
+) -> Answer {
     show_form(&app, &headers, &id, &section, None).await
 }
 
@@ -478,7 +448,7 @@ pub(crate) async fn item_form(
     State(app): State<Shared>,
     Path((id, section, item)): Path<(String, String, String)>,
     headers: HeaderMap,
-) -> Response {
+) -> Answer {
     show_form(&app, &headers, &id, &section, Some(&item)).await
 }
 
@@ -488,21 +458,16 @@ async fn show_form(
     id: &str,
     section: &str,
     item: Option<&str>,
-) -> Response {
-    let (v, csrf) = match secretary(app, headers, id).await {
-        Ok(v) => v,
-        Err(r) => return r,
-    };
-    let Some((s, index)) = target(section, item) else {
-        return not_found();
-    };
+) -> Answer {
+    let (v, csrf) = secretary(app, headers, id).await?;
+    let (s, index) = target(section, item).ok_or(ApiError::NotFound)?;
     if let (Place::Array(_), Some(i)) = (s.place, index) {
         if i >= edit::items(&v.toml, s).len() {
-            return not_found();
+            return Err(ApiError::NotFound);
         }
     }
     let values = edit::values(&v.toml, s, index);
-    form_page(
+    Ok(form_page(
         id,
         &v,
         &csrf,
@@ -511,7 +476,7 @@ async fn show_form(
         &values,
         &FormErrors::default(),
         StatusCode::OK,
-    )
+    ))
 }
 
 /// `POST /leagues/{id}/{section}`.
@@ -520,7 +485,7 @@ pub(crate) async fn save_table(
     Path((id, section)): Path<(String, String)>,
     headers: HeaderMap,
     Form(form): Form<Posted>,
-) -> Response {
+) -> Answer {
     save(&app, &headers, &id, &section, None, &form).await
 }
 
@@ -530,7 +495,7 @@ pub(crate) async fn save_item(
     Path((id, section, item)): Path<(String, String, String)>,
     headers: HeaderMap,
     Form(form): Form<Posted>,
-) -> Response {
+) -> Answer {
     save(&app, &headers, &id, &section, Some(&item), &form).await
 }
 
@@ -541,20 +506,15 @@ async fn save(
     section: &str,
     item: Option<&str>,
     form: &Posted,
-) -> Response {
-    let v = match changing_owned(app, headers, id, form).await {
-        Ok(v) => v,
-        Err(r) => return r,
-    };
-    let Some((s, index)) = target(section, item) else {
-        return not_found();
-    };
+) -> Answer {
+    let v = changing_owned(app, headers, id, form).await?;
+    let (s, index) = target(section, item).ok_or(ApiError::NotFound)?;
     let values = form_values(form);
     match edit::apply(&v.toml, s, index, &values) {
         // Nothing changed: no new version.
-        Ok(e) if e.text == v.toml => see_other(&format!("/leagues/{id}")),
+        Ok(e) if e.text == v.toml => Ok(see_other(&format!("/leagues/{id}"))),
         Ok(e) => saved(app, id, &e.text).await,
-        Err(errors) => form_page(
+        Err(errors) => Ok(form_page(
             id,
             &v,
             &posted(form, "csrf"),
@@ -563,7 +523,7 @@ async fn save(
             &values,
             &errors,
             StatusCode::UNPROCESSABLE_ENTITY,
-        ),
+        )),
     }
 }
 
@@ -573,19 +533,16 @@ pub(crate) async fn delete_item(
     Path((id, section, item)): Path<(String, String, String)>,
     headers: HeaderMap,
     Form(form): Form<Posted>,
-) -> Response {
-    let v = match changing_owned(&app, &headers, &id, &form).await {
-        Ok(v) => v,
-        Err(r) => return r,
-    };
+) -> Answer {
+    let v = changing_owned(&app, &headers, &id, &form).await?;
     let Some((s, Some(index))) = target(&section, Some(&item)) else {
-        return not_found();
+        return Err(ApiError::NotFound);
     };
     match edit::delete(&v.toml, s, index) {
         Ok(text) => saved(&app, &id, &text).await,
         Err(errors) => {
             let values = edit::values(&v.toml, s, Some(index));
-            form_page(
+            Ok(form_page(
                 &id,
                 &v,
                 &posted(&form, "csrf"),
@@ -594,7 +551,7 @@ pub(crate) async fn delete_item(
                 &values,
                 &errors,
                 StatusCode::UNPROCESSABLE_ENTITY,
-            )
+            ))
         }
     }
 }

@@ -15,15 +15,17 @@
 mod api;
 mod auth;
 mod editor;
+mod error;
 mod page;
 pub mod worker;
 
 use crate::store::{Store, StoreError, User};
+pub(crate) use error::{Answer, ApiError};
 use axum::extract::DefaultBodyLimit;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::Router;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -79,6 +81,8 @@ pub(crate) struct App {
     pub(crate) logins: auth::Limiter,
     /// Workbook imports read at once (each within `import::bounded`'s budget).
     pub(crate) imports: tokio::sync::Semaphore,
+    /// Sites (pages and calendars) rendered lately, served again without rendering.
+    pub(crate) sites: api::SiteCache,
 }
 
 /// Workbook imports read at once.
@@ -147,6 +151,7 @@ pub fn serve(cfg: Config) -> Result<(), String> {
             store,
             cfg: cfg.clone(),
             imports: tokio::sync::Semaphore::new(IMPORTS),
+            sites: api::SiteCache::default(),
             logins: auth::Limiter::default(),
         });
         let listener = tokio::net::TcpListener::bind(&cfg.bind)
@@ -363,7 +368,7 @@ async fn asset(axum::extract::Path(file): axum::extract::Path<String>) -> Respon
         "upload.js" => include_str!("assets/upload.js"),
         "calendar.js" => include_str!("assets/calendar.js"),
         "compare.js" => include_str!("assets/compare.js"),
-        _ => return not_found(),
+        _ => return not_found().into_response(),
     };
     (
         [
@@ -392,7 +397,7 @@ async fn guard(req: axum::extract::Request, next: axum::middleware::Next) -> Res
     .await
     {
         Ok(r) => r,
-        Err(_) => error(StatusCode::REQUEST_TIMEOUT, "the request took too long"),
+        Err(_) => error(StatusCode::REQUEST_TIMEOUT, "the request took too long").into_response(),
     };
     let mut r = json_errors(r).await;
     let h = r.headers_mut();
@@ -433,7 +438,7 @@ async fn json_errors(r: Response) -> Response {
         .await
         .map(|b| String::from_utf8_lossy(&b).into_owned())
         .unwrap_or_default();
-    error(status, text.trim())
+    error(status, text.trim()).into_response()
 }
 
 /// A path as the access log shows it: an invitation's token is a password, so it is hidden.
@@ -448,22 +453,13 @@ fn logged_path(path: &str) -> String {
 }
 
 /// A JSON error.
-pub(crate) fn error(code: StatusCode, message: &str) -> Response {
-    (code, Json(serde_json::json!({ "error": message }))).into_response()
+pub(crate) fn error(code: StatusCode, message: &str) -> ApiError {
+    ApiError::Message(code, message.to_string())
 }
 
 /// 404: the answer for what does not exist and for what is not yours alike.
-pub(crate) fn not_found() -> Response {
-    error(StatusCode::NOT_FOUND, "not found")
-}
-
-/// 500 for a store failure (logged; the client learns nothing of the database).
-pub(crate) fn internal(e: StoreError) -> Response {
-    eprintln!("store: {e}");
-    error(
-        StatusCode::INTERNAL_SERVER_ERROR,
-        "the service failed; try again",
-    )
+pub(crate) fn not_found() -> ApiError {
+    ApiError::NotFound
 }
 
 /// Who is calling, and how.
@@ -517,44 +513,23 @@ pub(crate) async fn changing(
     app: &App,
     headers: &HeaderMap,
     form_token: Option<&str>,
-) -> Result<Caller, Response> {
-    let c = match caller(app, headers).await {
-        Ok(Some(c)) => c,
-        Ok(None) => return Err(error(StatusCode::UNAUTHORIZED, "log in first")),
-        Err(e) => return Err(internal(e)),
-    };
+) -> Result<Caller, ApiError> {
+    let c = reading(app, headers).await?;
     if let Some(expected) = &c.csrf {
         let given = headers
             .get("x-csrf-token")
             .and_then(|v| v.to_str().ok())
             .or(form_token);
         if given != Some(expected.as_str()) {
-            return Err(error(
-                StatusCode::FORBIDDEN,
-                "missing or wrong CSRF token: reload the page and try again",
-            ));
+            return Err(ApiError::Csrf);
         }
     }
     Ok(c)
 }
 
 /// The caller of a reading request; else 401.
-pub(crate) async fn reading(app: &App, headers: &HeaderMap) -> Result<Caller, Response> {
-    match caller(app, headers).await {
-        Ok(Some(c)) => Ok(c),
-        Ok(None) => Err(error(StatusCode::UNAUTHORIZED, "log in first")),
-        Err(e) => Err(internal(e)),
-    }
-}
-
-/// For URLs that carry an id: nobody logged in gets 404 too, the same as for what does not
-/// exist or is not theirs.
-pub(crate) fn hide(r: Response) -> Response {
-    if r.status() == StatusCode::UNAUTHORIZED {
-        not_found()
-    } else {
-        r
-    }
+pub(crate) async fn reading(app: &App, headers: &HeaderMap) -> Result<Caller, ApiError> {
+    caller(app, headers).await?.ok_or(ApiError::LogIn)
 }
 
 /// A `Set-Cookie` value for the session.

@@ -108,7 +108,7 @@ pub(crate) async fn home(State(app): State<Shared>, headers: HeaderMap) -> Respo
             .into_response()
         }
         Ok(None) => login_page(None, app.cfg.signup).into_response(),
-        Err(e) => super::internal(e),
+        Err(e) => super::ApiError::Store(e).into_response(),
     }
 }
 
@@ -134,7 +134,7 @@ pub(crate) async fn invitation(
             login_page(Some("Log in first, then open the invitation link again."), app.cfg.signup),
         )
             .into_response(),
-        Err(e) => super::internal(e),
+        Err(e) => super::ApiError::Store(e).into_response(),
     }
 }
 

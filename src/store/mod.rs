@@ -196,7 +196,7 @@ pub enum Access {
 }
 
 /// A league and its latest version number.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
 pub struct League {
     /// Its id.
     pub id: String,
@@ -292,7 +292,7 @@ pub struct Claim {
 }
 
 /// A published fixture list: public, read-only, at an unguessable id.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
 pub struct Publication {
     /// Its public id.
     pub id: String,
@@ -740,24 +740,22 @@ impl Store {
 
     /// A league by id.
     pub async fn league(&self, id: &str) -> Result<Option<League>> {
-        let row = sqlx::query(
-            "SELECT l.id AS id, l.name AS name, l.owner AS owner, (SELECT COALESCE(MAX(number), 0) FROM league_versions v WHERE v.league = l.id) AS versions FROM leagues l WHERE l.id = $1",
+        Ok(
+            sqlx::query_as(&format!("SELECT {LEAGUE_COLUMNS} FROM leagues l WHERE l.id = $1"))
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?,
         )
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await?;
-        row.map(|r| league_of(&r)).transpose()
     }
 
     /// The leagues `user` owns or was invited to.
     pub async fn leagues_of(&self, user: &User) -> Result<Vec<League>> {
-        let rows = sqlx::query(
-            "SELECT l.id AS id, l.name AS name, l.owner AS owner, (SELECT COALESCE(MAX(number), 0) FROM league_versions v WHERE v.league = l.id) AS versions FROM leagues l WHERE l.owner = $1 OR l.id IN (SELECT league FROM members WHERE user_id = $1) ORDER BY l.created",
-        )
+        Ok(sqlx::query_as(&format!(
+            "SELECT {LEAGUE_COLUMNS} FROM leagues l WHERE l.owner = $1 OR l.id IN (SELECT league FROM members WHERE user_id = $1) ORDER BY l.created"
+        ))
         .bind(&user.id)
         .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(league_of).collect()
+        .await?)
     }
 
     /// A league version by id.
@@ -1336,27 +1334,32 @@ impl Store {
 
     /// A publication by its public id.
     pub async fn publication(&self, id: &str) -> Result<Option<Publication>> {
-        let row = sqlx::query(
-            "SELECT id, league, number, version, csv, diff, created FROM publications WHERE id = $1",
-        )
+        Ok(sqlx::query_as(&format!(
+            "SELECT {PUBLICATION_COLUMNS} FROM publications WHERE id = $1"
+        ))
         .bind(id)
         .fetch_optional(&self.pool)
-        .await?;
-        row.map(|r| publication_of(&r)).transpose()
+        .await?)
     }
 
     /// A league's publications, in order.
     pub async fn publications(&self, league: &str) -> Result<Vec<Publication>> {
-        let rows = sqlx::query(
-            "SELECT id, league, number, version, csv, diff, created FROM publications WHERE league = $1 ORDER BY number",
-        )
+        Ok(sqlx::query_as(&format!(
+            "SELECT {PUBLICATION_COLUMNS} FROM publications WHERE league = $1 ORDER BY number"
+        ))
         .bind(league)
         .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(publication_of).collect()
+        .await?)
     }
 }
 
+/// A league's columns (`League`), from `leagues l`, with its latest version number.
+const LEAGUE_COLUMNS: &str = "l.id AS id, l.name AS name, l.owner AS owner, (SELECT COALESCE(MAX(number), 0) FROM league_versions v WHERE v.league = l.id) AS versions";
+
+/// A publication's columns (`Publication`).
+const PUBLICATION_COLUMNS: &str = "id, league, number, version, csv, diff, created";
+
+/// A job's columns (`job_of`).
 const JOB_COLUMNS: &str = "id, owner, league, version, spec, time_limit, state, submitted, started, finished, attempts, completions, figures";
 
 fn job_of(r: &AnyRow) -> Result<Job> {
@@ -1375,27 +1378,6 @@ fn job_of(r: &AnyRow) -> Result<Job> {
         attempts: r.try_get("attempts")?,
         completions: r.try_get("completions")?,
         figures: serde_json::from_str(&figures).unwrap_or_default(),
-    })
-}
-
-fn league_of(r: &AnyRow) -> Result<League> {
-    Ok(League {
-        id: r.try_get("id")?,
-        name: r.try_get("name")?,
-        owner: r.try_get("owner")?,
-        versions: r.try_get("versions")?,
-    })
-}
-
-fn publication_of(r: &AnyRow) -> Result<Publication> {
-    Ok(Publication {
-        id: r.try_get("id")?,
-        league: r.try_get("league")?,
-        number: r.try_get("number")?,
-        version: r.try_get("version")?,
-        csv: r.try_get("csv")?,
-        diff: r.try_get("diff")?,
-        created: r.try_get("created")?,
     })
 }
 

@@ -498,35 +498,7 @@ impl Checker<'_> {
     /// Rule 5: exactly the fixtures the formats call for, less excluded, each once; fixed dates.
     fn fixture_set(&mut self, rows: &[Row]) {
         let lg = self.league;
-        // Expected: ordered pairs for double, unordered (min, max) for single.
-        let mut expected: BTreeMap<(TeamId, TeamId), bool> = BTreeMap::new(); // key -> ordered?
-        for div in &lg.divisions {
-            for &x in &div.teams {
-                for &y in &div.teams {
-                    if x == y {
-                        continue;
-                    }
-                    let left_out = lg.excluded.iter().any(|e| match div.format {
-                        Format::Double => e.home == x && e.away == y,
-                        Format::Single | Format::Paired => {
-                            (e.home == x && e.away == y) || (e.home == y && e.away == x)
-                        }
-                    });
-                    if left_out {
-                        continue;
-                    }
-                    match div.format {
-                        Format::Double => {
-                            expected.insert((x, y), true);
-                        }
-                        Format::Single if x < y => {
-                            expected.insert((x, y), false);
-                        }
-                        Format::Single | Format::Paired => {}
-                    }
-                }
-            }
-        }
+        let expected = expected_fixtures(lg);
         let key = |r: &Row| -> (TeamId, TeamId) {
             let ordered = lg.divisions[lg.teams[r.home].division].format == Format::Double;
             if ordered {
@@ -544,38 +516,7 @@ impl Checker<'_> {
             let (x, y) = (&lg.teams[k.0], &lg.teams[k.1]);
             x.division == y.division && lg.divisions[x.division].format == Format::Paired
         };
-        for (d, div) in lg.divisions.iter().enumerate() {
-            if div.format != Format::Paired {
-                continue;
-            }
-            let dates: BTreeSet<NaiveDate> = rows
-                .iter()
-                .filter(|r| lg.teams[r.home].division == d)
-                .map(|r| r.date)
-                .collect();
-            // With an odd number of teams one of them has a bye each round.
-            let byes = div.teams.len() % 2;
-            for date in dates {
-                let absent: Vec<TeamId> = div
-                    .teams
-                    .iter()
-                    .copied()
-                    .filter(|&t| {
-                        !rows
-                            .iter()
-                            .any(|r| r.date == date && (r.home == t || r.away == t))
-                    })
-                    .collect();
-                for &t in absent.iter().skip(byes) {
-                    self.out.push(Violation {
-                        rule: "5 rounds",
-                        fixture: self.name(t).to_string(),
-                        date: Some(date),
-                        detail: format!("has no match in this round of {}", div.name),
-                    });
-                }
-            }
-        }
+        self.pool_rounds(rows);
         for (k, list) in &seen {
             let allowed = expected.contains_key(k) || (pools(k) && k.0 != k.1);
             if !allowed {
@@ -612,6 +553,49 @@ impl Checker<'_> {
                 });
             }
         }
+        self.fixed_dates(rows);
+    }
+
+    /// A pools division: every team in each of its rounds, but for a bye when they are odd.
+    fn pool_rounds(&mut self, rows: &[Row]) {
+        let lg = self.league;
+        for (d, div) in lg.divisions.iter().enumerate() {
+            if div.format != Format::Paired {
+                continue;
+            }
+            let dates: BTreeSet<NaiveDate> = rows
+                .iter()
+                .filter(|r| lg.teams[r.home].division == d)
+                .map(|r| r.date)
+                .collect();
+            // With an odd number of teams one of them has a bye each round.
+            let byes = div.teams.len() % 2;
+            for date in dates {
+                let absent: Vec<TeamId> = div
+                    .teams
+                    .iter()
+                    .copied()
+                    .filter(|&t| {
+                        !rows
+                            .iter()
+                            .any(|r| r.date == date && (r.home == t || r.away == t))
+                    })
+                    .collect();
+                for &t in absent.iter().skip(byes) {
+                    self.out.push(Violation {
+                        rule: "5 rounds",
+                        fixture: self.name(t).to_string(),
+                        date: Some(date),
+                        detail: format!("has no match in this round of {}", div.name),
+                    });
+                }
+            }
+        }
+    }
+
+    /// Every `[[fixed]]` fixture on its date with its home team.
+    fn fixed_dates(&mut self, rows: &[Row]) {
+        let lg = self.league;
         for f in &lg.fixed {
             let ok = rows
                 .iter()
@@ -802,4 +786,38 @@ impl Checker<'_> {
             }
         }
     }
+}
+
+/// The fixtures the season calls for: ordered pairs (`true`) in a double round robin,
+/// unordered (min, max) ones in a single; none for pools, whose pairs are drawn.
+fn expected_fixtures(lg: &League) -> BTreeMap<(TeamId, TeamId), bool> {
+    let mut expected: BTreeMap<(TeamId, TeamId), bool> = BTreeMap::new(); // key -> ordered?
+    for div in &lg.divisions {
+        for &x in &div.teams {
+            for &y in &div.teams {
+                if x == y {
+                    continue;
+                }
+                let left_out = lg.excluded.iter().any(|e| match div.format {
+                    Format::Double => e.home == x && e.away == y,
+                    Format::Single | Format::Paired => {
+                        (e.home == x && e.away == y) || (e.home == y && e.away == x)
+                    }
+                });
+                if left_out {
+                    continue;
+                }
+                match div.format {
+                    Format::Double => {
+                        expected.insert((x, y), true);
+                    }
+                    Format::Single if x < y => {
+                        expected.insert((x, y), false);
+                    }
+                    Format::Single | Format::Paired => {}
+                }
+            }
+        }
+    }
+    expected
 }

@@ -401,6 +401,88 @@ impl<'a> Cx<'a> {
     }
 
     fn league(&mut self, raw: &RawLeague) -> Option<League> {
+        let (start, end) = self.season(raw);
+        let closed = self.dates(raw.closed.as_ref(), "closed");
+        let rules = self.rules(raw.rules.as_ref().map(|r| r.get_ref()));
+
+        let venue_ix = self.names(&raw.venue, |v| &v.name, "venue");
+        let venues: Vec<Venue> = raw.venue.iter().map(|v| self.venue(v.get_ref())).collect();
+        let club_ix = self.names(&raw.club, |c| &c.name, "club");
+        let div_ix = self.names(&raw.division, |d| &d.name, "division");
+        let team_ix = self.names(&raw.team, |t| &t.name, "team");
+        if raw.team.is_empty() {
+            // Nothing to schedule: say so, rather than let a solve find "no schedule in time".
+            self.err(
+                0,
+                "team",
+                Problem::Missing(
+                    "the league has no teams: add a [[team]] table (name, club, division) for each"
+                        .into(),
+                ),
+            );
+        }
+        let clubs = self.clubs(raw, &venue_ix);
+        let mut divisions = self.divisions(raw, &venue_ix);
+
+        let (start, end) = (start?, end?);
+        let mut teams = Vec::new();
+        let mut team_ok = true;
+        for (i, t) in raw.team.iter().enumerate() {
+            match self.team(t, raw, &club_ix, &div_ix, &venue_ix, start) {
+                Some(team) => {
+                    if team_ix.get(&team.name) == Some(&i) {
+                        divisions[team.division].teams.push(i);
+                    }
+                    teams.push(team);
+                }
+                None => team_ok = false,
+            }
+        }
+        if !team_ok {
+            return None;
+        }
+        self.team_limits(raw, &rules, &clubs, &divisions, &teams);
+
+        if let Some(why) = unsafe_name(raw.name.get_ref()) {
+            self.err(
+                raw.name.span().start,
+                "name",
+                Problem::BadValue(format!(
+                    "the league name \"{}\" {why}",
+                    raw.name.get_ref().escape_debug()
+                )),
+            );
+        }
+        let mut league = League {
+            name: raw.name.get_ref().clone(),
+            start,
+            end,
+            closed,
+            rules,
+            venues,
+            clubs,
+            divisions,
+            teams,
+            fixed: Vec::new(),
+            excluded: Vec::new(),
+            weights: self.weights(raw.weights.as_ref().map(|w| w.get_ref())),
+            timezone: self.timezone(raw.timezone.as_ref()),
+            cups: Vec::new(),
+            changes: None,
+            neutral: BTreeMap::new(),
+            odd_boards_white: self.colours(raw),
+        };
+        self.cups(raw, &mut league, &team_ix, &div_ix);
+        if let Some(ch) = &raw.changes {
+            league.changes = self.changes(ch.get_ref());
+        }
+        self.joint_teams(raw, &mut league, &club_ix, &venue_ix);
+        self.pairs(raw, &mut league, &team_ix, &venue_ix);
+        Some(league)
+    }
+
+    /// The season's first and last dates, at most ten years apart.
+    fn season(&mut self, raw: &RawLeague) -> (Option<NaiveDate>, Option<NaiveDate>) {
         let start = self.date(&raw.start, "start");
         let end = self.date(&raw.end, "end");
         if let (Some(s), Some(e)) = (start, end) {
@@ -421,31 +503,15 @@ impl<'a> Cx<'a> {
                 );
             }
         }
-        let closed = self.dates(raw.closed.as_ref(), "closed");
-        let rules = self.rules(raw.rules.as_ref().map(|r| r.get_ref()));
+        (start, end)
+    }
 
-        let venue_ix = self.names(&raw.venue, |v| &v.name, "venue");
-        let venues: Vec<Venue> = raw.venue.iter().map(|v| self.venue(v.get_ref())).collect();
-        let club_ix = self.names(&raw.club, |c| &c.name, "club");
-        let div_ix = self.names(&raw.division, |d| &d.name, "division");
-        let team_ix = self.names(&raw.team, |t| &t.name, "team");
-        if raw.team.is_empty() {
-            // Nothing to schedule: say so, rather than let a solve find "no schedule in time".
-            self.err(
-                0,
-                "team",
-                Problem::Missing(
-                    "the league has no teams: add a [[team]] table (name, club, division) for each"
-                        .into(),
-                ),
-            );
-        }
-
+    fn clubs(&mut self, raw: &RawLeague, venue_ix: &HashMap<String, usize>) -> Vec<Club> {
         let mut clubs = Vec::new();
         for c in &raw.club {
             let c = c.get_ref();
             if let Some(v) = &c.venue {
-                self.lookup(&venue_ix, v, "venue", "venue");
+                self.lookup(venue_ix, v, "venue", "venue");
             }
             let max_home_dates = c
                 .max_home_dates
@@ -458,7 +524,11 @@ impl<'a> Cx<'a> {
                 start_time,
             });
         }
+        clubs
+    }
 
+    /// The divisions, without their teams yet.
+    fn divisions(&mut self, raw: &RawLeague, venue_ix: &HashMap<String, usize>) -> Vec<Division> {
         let double_up_to = raw
             .rules
             .as_ref()
@@ -473,27 +543,7 @@ impl<'a> Cx<'a> {
                 .iter()
                 .filter(|t| t.get_ref().division.get_ref() == d.name.get_ref())
                 .count();
-            let format = match &d.format {
-                None => Format::Single,
-                Some(f) => match f.get_ref().to_ascii_lowercase().as_str() {
-                    "single" => Format::Single,
-                    "double" => Format::Double,
-                    // GTCL rule 5.1: a double round robin for seven teams or fewer.
-                    "auto" if size <= double_up_to => Format::Double,
-                    "auto" => Format::Single,
-                    "pools" | "swiss" => Format::Paired,
-                    other => {
-                        self.err(
-                            f.span().start,
-                            "format",
-                            Problem::BadValue(format!(
-                                "format \"{other}\" is not known; use \"single\", \"double\", \"auto\", \"pools\" or \"swiss\""
-                            )),
-                        );
-                        Format::Single
-                    }
-                },
-            };
+            let format = self.format(d.format.as_ref(), size, double_up_to);
             let rounds = d.rounds.as_ref().map(|l| {
                 self.dates(Some(l), "rounds")
                     .into_iter()
@@ -502,7 +552,7 @@ impl<'a> Cx<'a> {
             let venue = d
                 .venue
                 .as_ref()
-                .and_then(|v| self.lookup(&venue_ix, v, "venue", "venue"));
+                .and_then(|v| self.lookup(venue_ix, v, "venue", "venue"));
             divisions.push(Division {
                 name: d.name.get_ref().clone(),
                 format,
@@ -511,27 +561,51 @@ impl<'a> Cx<'a> {
                 venue,
             });
         }
+        divisions
+    }
 
-        let (start, end) = (start?, end?);
-        let mut teams = Vec::new();
-        let mut team_ok = true;
-        for (i, t) in raw.team.iter().enumerate() {
-            match self.team(t, raw, &club_ix, &div_ix, &venue_ix, start) {
-                Some(team) => {
-                    if team_ix.get(&team.name) == Some(&i) {
-                        divisions[team.division].teams.push(i);
-                    }
-                    teams.push(team);
-                }
-                None => team_ok = false,
+    /// A division's format, for `size` teams.
+    fn format(
+        &mut self,
+        format: Option<&Spanned<String>>,
+        size: usize,
+        double_up_to: usize,
+    ) -> Format {
+        let Some(f) = format else {
+            return Format::Single;
+        };
+        match f.get_ref().to_ascii_lowercase().as_str() {
+            "single" => Format::Single,
+            "double" => Format::Double,
+            // GTCL rule 5.1: a double round robin for seven teams or fewer.
+            "auto" if size <= double_up_to => Format::Double,
+            "auto" => Format::Single,
+            "pools" | "swiss" => Format::Paired,
+            other => {
+                self.err(
+                    f.span().start,
+                    "format",
+                    Problem::BadValue(format!(
+                        "format \"{other}\" is not known; use \"single\", \"double\", \"auto\", \"pools\" or \"swiss\""
+                    )),
+                );
+                Format::Single
             }
         }
-        if !team_ok {
-            return None;
-        }
+    }
 
+    /// The limits on teams: a club's teams in one division, a division of one team, a team's
+    /// unavailable dates.
+    fn team_limits(
+        &mut self,
+        raw: &RawLeague,
+        rules: &Rules,
+        clubs: &[Club],
+        divisions: &[Division],
+        teams: &[Team],
+    ) {
         if let Some(max) = rules.max_club_teams_per_division {
-            for div in &divisions {
+            for div in divisions {
                 let mut count: HashMap<usize, usize> = HashMap::new();
                 for &t in &div.teams {
                     let n = count.entry(teams[t].club).or_default();
@@ -565,7 +639,6 @@ impl<'a> Cx<'a> {
                 );
             }
         }
-
         if let Some(max) = rules.max_unavailable {
             for (i, t) in teams.iter().enumerate() {
                 if t.unavailable.len() > max as usize {
@@ -587,84 +660,74 @@ impl<'a> Cx<'a> {
                 }
             }
         }
+    }
 
-        if let Some(why) = unsafe_name(raw.name.get_ref()) {
-            self.err(
-                raw.name.span().start,
-                "name",
-                Problem::BadValue(format!(
-                    "the league name \"{}\" {why}",
-                    raw.name.get_ref().escape_debug()
-                )),
-            );
-        }
-        let mut league = League {
-            name: raw.name.get_ref().clone(),
-            start,
-            end,
-            closed,
-            rules,
-            venues,
-            clubs,
-            divisions,
-            teams,
-            fixed: Vec::new(),
-            excluded: Vec::new(),
-            weights: self.weights(raw.weights.as_ref().map(|w| w.get_ref())),
-            timezone: self.timezone(raw.timezone.as_ref()),
-            cups: Vec::new(),
-            changes: None,
-            neutral: BTreeMap::new(),
-            odd_boards_white: raw.colours.as_ref().and_then(|c| {
-                let v = &c.get_ref().odd_boards_white;
-                match v.get_ref().as_str() {
-                    "home" => Some(Side::Home),
-                    "away" => Some(Side::Away),
-                    other => {
-                        self.err(
-                            v.span().start,
-                            "colours.odd_boards_white",
-                            Problem::BadValue(format!("\"{other}\" is not \"home\" or \"away\"")),
-                        );
-                        None
-                    }
-                }
-            }),
-        };
-
-        if let Some(cups) = &raw.cup {
-            let at = cups.span().start;
-            for cup in cups.get_ref().all() {
-                if let Some(c) = self.cup(cup, at, &league, &team_ix, &div_ix) {
-                    if let Some(why) = unsafe_name(&c.name) {
-                        self.err(
-                            at,
-                            "cup.name",
-                            Problem::BadValue(format!(
-                                "the cup name \"{}\" {why}",
-                                c.name.escape_debug()
-                            )),
-                        );
-                    }
-                    if league.cups.iter().any(|o| o.name == c.name) {
-                        self.err(
-                            at,
-                            "cup.name",
-                            Problem::BadValue(format!("two cups are called \"{}\"", c.name)),
-                        );
-                    }
-                    league.cups.push(c);
-                }
+    /// Which side has white on odd boards (`[colours]`).
+    fn colours(&mut self, raw: &RawLeague) -> Option<Side> {
+        let v = &raw.colours.as_ref()?.get_ref().odd_boards_white;
+        match v.get_ref().as_str() {
+            "home" => Some(Side::Home),
+            "away" => Some(Side::Away),
+            other => {
+                self.err(
+                    v.span().start,
+                    "colours.odd_boards_white",
+                    Problem::BadValue(format!("\"{other}\" is not \"home\" or \"away\"")),
+                );
+                None
             }
         }
-        if let Some(ch) = &raw.changes {
-            league.changes = self.changes(ch.get_ref());
+    }
+
+    /// The league's cups (`[[cup]]`), each with a name of its own.
+    fn cups(
+        &mut self,
+        raw: &RawLeague,
+        league: &mut League,
+        team_ix: &HashMap<String, usize>,
+        div_ix: &HashMap<String, usize>,
+    ) {
+        let Some(cups) = &raw.cup else {
+            return;
+        };
+        let at = cups.span().start;
+        for cup in cups.get_ref().all() {
+            let Some(c) = self.cup(cup, at, league, team_ix, div_ix) else {
+                continue;
+            };
+            if let Some(why) = unsafe_name(&c.name) {
+                self.err(
+                    at,
+                    "cup.name",
+                    Problem::BadValue(format!(
+                        "the cup name \"{}\" {why}",
+                        c.name.escape_debug()
+                    )),
+                );
+            }
+            if league.cups.iter().any(|o| o.name == c.name) {
+                self.err(
+                    at,
+                    "cup.name",
+                    Problem::BadValue(format!("two cups are called \"{}\"", c.name)),
+                );
+            }
+            league.cups.push(c);
         }
-        self.joint_teams(raw, &mut league, &club_ix, &venue_ix);
+    }
+
+    /// The fixtures named by their teams: at a neutral venue, excluded, or fixed on a date.
+    fn pairs(
+        &mut self,
+        raw: &RawLeague,
+        league: &mut League,
+        team_ix: &HashMap<String, usize>,
+        venue_ix: &HashMap<String, usize>,
+    ) {
         for n in &raw.neutral {
             let n = n.get_ref();
-            let pair = self.pair(&league, &team_ix, &n.home, &n.away, "neutral");
-            let venue = self.lookup(&venue_ix, &n.venue, "venue", "venue");
+            let pair = self.pair(league, team_ix, &n.home, &n.away, "neutral");
+            let venue = self.lookup(venue_ix, &n.venue, "venue", "venue");
             if let (Some((home, away)), Some(venue)) = (pair, venue) {
                 league.neutral.insert((home, away), venue);
                 let single = league.divisions[league.teams[home].division].format != Format::Double;
@@ -675,7 +738,7 @@ impl<'a> Cx<'a> {
         }
         for e in &raw.excluded {
             let e = e.get_ref();
-            if let Some((home, away)) = self.pair(&league, &team_ix, &e.home, &e.away, "excluded") {
+            if let Some((home, away)) = self.pair(league, team_ix, &e.home, &e.away, "excluded") {
                 league.excluded.push(Excluded { home, away });
             }
         }
@@ -683,13 +746,12 @@ impl<'a> Cx<'a> {
         let sound = self.errors.is_empty();
         for f in &raw.fixed {
             let f = f.get_ref();
-            let pair = self.pair(&league, &team_ix, &f.home, &f.away, "fixed");
+            let pair = self.pair(league, team_ix, &f.home, &f.away, "fixed");
             let date = self.date(&f.date, "date");
             if let (Some((home, away)), Some(date), true) = (pair, date, sound) {
-                self.fixed(&mut league, home, away, date, f);
+                self.fixed(league, home, away, date, f);
             }
         }
-        Some(league)
     }
 
     fn cup(
@@ -733,58 +795,12 @@ impl<'a> Cx<'a> {
                 Problem::BadValue("a cup has two finalists".into()),
             );
         }
-        let mut deadlines = Vec::new();
-        if let Some(list) = &cup.deadlines {
-            for item in list.get_ref() {
-                if let Some(d) = self.date(item, "cup.deadlines") {
-                    if deadlines.last().is_some_and(|&p| p >= d) {
-                        self.err(item.span().start, "cup.deadlines", Problem::BadValue(format!("{d} is not after the deadline before it: list the rounds' deadlines in order, the final's last")));
-                    }
-                    deadlines.push(d);
-                }
-            }
-        }
+        let deadlines = self.cup_deadlines(cup);
         let opens = match &cup.opens {
             Some(v) => self.date(v, "cup.opens")?,
             None => league.start,
         };
-        let mut zones = Vec::new();
-        for (zone, names) in cup.zones.iter().flatten() {
-            let ids: Vec<TeamId> = names
-                .iter()
-                .filter_map(|n| self.lookup(team_ix, n, "cup.zones", "team"))
-                .collect();
-            for (&id, n) in ids.iter().zip(names) {
-                if !teams.contains(&id) {
-                    self.err(
-                        n.span().start,
-                        "cup.zones",
-                        Problem::BadValue(format!(
-                            "\"{}\" is in zone {zone} but not an entrant of {name}",
-                            n.get_ref()
-                        )),
-                    );
-                }
-            }
-            zones.push((zone.clone(), ids));
-        }
-        if !zones.is_empty() {
-            for &t in &teams {
-                let count = zones.iter().filter(|(_, z)| z.contains(&t)).count();
-                if count != 1 {
-                    self.err(at, "cup.zones", Problem::BadValue(format!("\"{}\" is in {count} zones of {name}; with zones every entrant is in exactly one", league.teams[t].name)));
-                }
-            }
-            if !finalists.is_empty() {
-                self.err(
-                    at,
-                    "cup.finalists",
-                    Problem::BadValue(format!(
-                        "{name} has zones and finalists; give one or the other"
-                    )),
-                );
-            }
-        }
+        let zones = self.cup_zones(cup, at, &name, &teams, &finalists, league, team_ix);
         let offer = match &cup.offer {
             Some(v) => self.int(v, "cup.offer", 1)?,
             None => 2,
@@ -813,6 +829,12 @@ impl<'a> Cx<'a> {
             notice_days,
             reserve,
         };
+        self.cup_rounds(&c, at);
+        Some(c)
+    }
+
+    /// A cup with deadlines has one for each round.
+    fn cup_rounds(&mut self, c: &Cup, at: usize) {
         if !c.deadlines.is_empty() && c.deadlines.len() < c.rounds() {
             self.err(
                 at,
@@ -825,7 +847,72 @@ impl<'a> Cx<'a> {
                 )),
             );
         }
-        Some(c)
+    }
+
+    /// A cup's rounds' deadlines, each after the one before.
+    fn cup_deadlines(&mut self, cup: &RawCup) -> Vec<NaiveDate> {
+        let mut deadlines = Vec::new();
+        for item in cup.deadlines.iter().flat_map(|l| l.get_ref()) {
+            if let Some(d) = self.date(item, "cup.deadlines") {
+                if deadlines.last().is_some_and(|&p| p >= d) {
+                    self.err(item.span().start, "cup.deadlines", Problem::BadValue(format!("{d} is not after the deadline before it: list the rounds' deadlines in order, the final's last")));
+                }
+                deadlines.push(d);
+            }
+        }
+        deadlines
+    }
+
+    /// A cup's zones: every entrant in exactly one, and no finalists besides.
+    #[allow(clippy::too_many_arguments)]
+    fn cup_zones(
+        &mut self,
+        cup: &RawCup,
+        at: usize,
+        name: &str,
+        teams: &[TeamId],
+        finalists: &[usize],
+        league: &League,
+        team_ix: &HashMap<String, usize>,
+    ) -> Vec<(String, Vec<TeamId>)> {
+        let mut zones = Vec::new();
+        for (zone, names) in cup.zones.iter().flatten() {
+            let ids: Vec<TeamId> = names
+                .iter()
+                .filter_map(|n| self.lookup(team_ix, n, "cup.zones", "team"))
+                .collect();
+            for (&id, n) in ids.iter().zip(names) {
+                if !teams.contains(&id) {
+                    self.err(
+                        n.span().start,
+                        "cup.zones",
+                        Problem::BadValue(format!(
+                            "\"{}\" is in zone {zone} but not an entrant of {name}",
+                            n.get_ref()
+                        )),
+                    );
+                }
+            }
+            zones.push((zone.clone(), ids));
+        }
+        if !zones.is_empty() {
+            for &t in teams {
+                let count = zones.iter().filter(|(_, z)| z.contains(&t)).count();
+                if count != 1 {
+                    self.err(at, "cup.zones", Problem::BadValue(format!("\"{}\" is in {count} zones of {name}; with zones every entrant is in exactly one", league.teams[t].name)));
+                }
+            }
+            if !finalists.is_empty() {
+                self.err(
+                    at,
+                    "cup.finalists",
+                    Problem::BadValue(format!(
+                        "{name} has zones and finalists; give one or the other"
+                    )),
+                );
+            }
+        }
+        zones
     }
 
     /// Teams entered jointly by two clubs (Rapid League rules): each home match at the venue of
@@ -858,70 +945,85 @@ impl<'a> Cx<'a> {
                 }
                 continue;
             };
-            let Some(team) = league.teams.get(j) else {
-                continue;
-            };
-            let Some(other) = self.lookup(club_ix, other, "joint_with", "club") else {
-                continue;
-            };
-            let clubs = [team.club, other];
-            let venue_of = |this: &mut Self, c: usize, at: usize| -> Option<usize> {
-                match raw.club[c].get_ref().venue.as_ref() {
-                    Some(v) => this.lookup(venue_ix, v, "venue", "venue"),
-                    None => {
-                        this.err(
-                            at,
-                            "joint_with",
-                            Problem::Missing(format!(
-                                "club \"{}\" names no venue to host the joint team",
-                                league.clubs[c].name
-                            )),
-                        );
-                        None
-                    }
-                }
-            };
-            let at = rt.name.span().start;
-            let opponents: Vec<TeamId> = league.divisions[team.division]
-                .teams
-                .iter()
-                .copied()
-                .filter(|&o| o != j)
-                .collect();
-            let mut listed = BTreeMap::new();
-            for (opp, club) in rt.hosts.iter().flatten() {
-                let Some(o) = league.team_by_name(opp).filter(|o| opponents.contains(o)) else {
-                    self.err(
-                        club.span().start,
-                        "hosts",
-                        Problem::BadValue(format!(
-                            "\"{opp}\" is not an opponent of \"{}\" in its division",
-                            team.name
+            self.joint_team(j, rt, other, raw, league, club_ix, venue_ix);
+        }
+    }
+
+    /// Team `j` entered jointly by its club and `other`: where it plays each opponent.
+    #[allow(clippy::too_many_arguments)]
+    fn joint_team(
+        &mut self,
+        j: usize,
+        rt: &RawTeam,
+        other: &Spanned<String>,
+        raw: &RawLeague,
+        league: &mut League,
+        club_ix: &HashMap<String, usize>,
+        venue_ix: &HashMap<String, usize>,
+    ) {
+        let Some(team) = league.teams.get(j) else {
+            return;
+        };
+        let Some(other) = self.lookup(club_ix, other, "joint_with", "club") else {
+            return;
+        };
+        let clubs = [team.club, other];
+        let venue_of = |this: &mut Self, c: usize, at: usize| -> Option<usize> {
+            match raw.club[c].get_ref().venue.as_ref() {
+                Some(v) => this.lookup(venue_ix, v, "venue", "venue"),
+                None => {
+                    this.err(
+                        at,
+                        "joint_with",
+                        Problem::Missing(format!(
+                            "club \"{}\" names no venue to host the joint team",
+                            league.clubs[c].name
                         )),
                     );
-                    continue;
-                };
-                match self.lookup(club_ix, club, "hosts", "club") {
-                    Some(c) if clubs.contains(&c) => {
-                        listed.insert(o, c);
-                    }
-                    Some(_) => self.err(
-                        club.span().start,
-                        "hosts",
-                        Problem::BadValue(format!(
-                            "\"{}\" is not one of the joint team's clubs",
-                            club.get_ref()
-                        )),
-                    ),
-                    None => {}
+                    None
                 }
             }
-            for (k, &o) in opponents.iter().enumerate() {
-                let c = listed.get(&o).copied().unwrap_or(clubs[k % 2]);
-                if let Some(v) = venue_of(self, c, at) {
-                    if v != team.venue {
-                        league.neutral.insert((j, o), v);
-                    }
+        };
+        let at = rt.name.span().start;
+        let opponents: Vec<TeamId> = league.divisions[team.division]
+            .teams
+            .iter()
+            .copied()
+            .filter(|&o| o != j)
+            .collect();
+        let mut listed = BTreeMap::new();
+        for (opp, club) in rt.hosts.iter().flatten() {
+            let Some(o) = league.team_by_name(opp).filter(|o| opponents.contains(o)) else {
+                self.err(
+                    club.span().start,
+                    "hosts",
+                    Problem::BadValue(format!(
+                        "\"{opp}\" is not an opponent of \"{}\" in its division",
+                        team.name
+                    )),
+                );
+                return;
+            };
+            match self.lookup(club_ix, club, "hosts", "club") {
+                Some(c) if clubs.contains(&c) => {
+                    listed.insert(o, c);
+                }
+                Some(_) => self.err(
+                    club.span().start,
+                    "hosts",
+                    Problem::BadValue(format!(
+                        "\"{}\" is not one of the joint team's clubs",
+                        club.get_ref()
+                    )),
+                ),
+                None => {}
+            }
+        }
+        for (k, &o) in opponents.iter().enumerate() {
+            let c = listed.get(&o).copied().unwrap_or(clubs[k % 2]);
+            if let Some(v) = venue_of(self, c, at) {
+                if v != team.venue {
+                    league.neutral.insert((j, o), v);
                 }
             }
         }
@@ -1128,29 +1230,7 @@ impl<'a> Cx<'a> {
             }
         };
 
-        // A team's own `home_dates` or `nights` replaces whatever its club says.
-        let src = if own.home_dates.is_some() || own.nights.is_some() {
-            own
-        } else {
-            of_club
-        };
-        let hosting = if let Some(d) = src.home_dates {
-            Some(Hosting::Dates(self.dates(Some(d), "home_dates")))
-        } else if let Some(n) = src.nights {
-            Some(Hosting::Nights(self.weekdays(n, "nights")))
-        } else {
-            self.err(
-                name_at,
-                "nights",
-                Problem::Missing(format!(
-                    "team \"{}\" has no home nights: give `nights` or `home_dates` for it or its club \"{}\"",
-                    t.name.get_ref(),
-                    t.club.get_ref()
-                )),
-            );
-            None
-        };
-
+        let hosting = self.hosting(t, &own, &of_club);
         let start = match own.start.or(of_club.start) {
             Some(s) => self.date(s, "start")?,
             None => league_start,
@@ -1176,6 +1256,39 @@ impl<'a> Cx<'a> {
                 .map(|r| *r.get_ref())
                 .filter(|r| r.is_finite()),
         })
+    }
+
+    /// A team's home nights or dates: its own `home_dates` or `nights` replace whatever its
+    /// club says.
+    fn hosting(
+        &mut self,
+        t: &RawTeam,
+        own: &RawHostingRef<'_>,
+        of_club: &RawHostingRef<'_>,
+    ) -> Option<Hosting> {
+        let name_at = t.name.span().start;
+        let src = if own.home_dates.is_some() || own.nights.is_some() {
+            own
+        } else {
+            of_club
+        };
+        if let Some(d) = src.home_dates {
+            Some(Hosting::Dates(self.dates(Some(d), "home_dates")))
+        } else if let Some(n) = src.nights {
+            Some(Hosting::Nights(self.weekdays(n, "nights")))
+        } else {
+            self.err(
+                name_at,
+                "nights",
+                Problem::Missing(format!(
+                    "team \"{}\" has no home nights: give `nights` or `home_dates` for it or its club \"{}\"",
+                    t.name.get_ref(),
+                    t.club.get_ref()
+                )),
+            );
+            None
+        }
+
     }
 
     /// Resolves the two teams of a `[[fixed]]` or `[[excluded]]` entry.
