@@ -44,7 +44,9 @@ pub fn run(a: Args) -> Result<(), CliError> {
     let m = list.matches[index];
     let name = |t: usize| league.teams[t].name.as_str();
     let judged = changes::judge(&league, &list, index, to, agreed);
-    let window = judged.window.unwrap_or_else(|| changes::classify(rules, m.date, to, agreed));
+    let window = judged
+        .window
+        .unwrap_or_else(|| changes::classify(rules, m.date, to, agreed));
     let checked = judged.moved.ok().map(|moved| moved.checked);
     println!(
         "{} v {}: {} to {}, agreed {agreed}: {}",

@@ -77,7 +77,10 @@ pub(crate) async fn create_league(
     body: Bytes,
 ) -> Answer {
     let (text, league) = league_text(&body)?;
-    let (id, _) = app.store.create_league(&c.user, &league.name, &text).await?;
+    let (id, _) = app
+        .store
+        .create_league(&c.user, &league.name, &text)
+        .await?;
     Ok((
         StatusCode::CREATED,
         Json(serde_json::json!({ "id": id, "name": league.name, "versions": 1 })),
@@ -398,7 +401,10 @@ async fn job_league(
         .iter()
         .find(|l| l.owner == user.id && l.name == league.name)
     {
-        let v = store.latest_version(&l.id).await?.ok_or(ApiError::NotFound)?;
+        let v = store
+            .latest_version(&l.id)
+            .await?
+            .ok_or(ApiError::NotFound)?;
         let vid = if v.toml == t {
             v.id
         } else {
@@ -421,8 +427,8 @@ fn busy(message: &str) -> ApiError {
 /// The job a request's body describes: a JSON job, or a league file alone.
 fn posted_job(headers: &HeaderMap, body: &Bytes) -> Result<JsonJob, ApiError> {
     let bad = |m: String| error(StatusCode::BAD_REQUEST, &m);
-    let raw = std::str::from_utf8(body)
-        .map_err(|_| bad("the league file is not UTF-8 text".into()))?;
+    let raw =
+        std::str::from_utf8(body).map_err(|_| bad("the league file is not UTF-8 text".into()))?;
     let json = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -458,8 +464,7 @@ pub(crate) async fn submit(
             &format!("time_limit must be a number of seconds from 0 to {MAX_TIME_LIMIT}"),
         ));
     }
-    let (league_id, version, league) =
-        job_league(&app, &c.user, job.league, job.league_id).await?;
+    let (league_id, version, league) = job_league(&app, &c.user, job.league, job.league_id).await?;
     if let Some(p) = spec.rerun_of.clone() {
         // A rerun of a published list: its CSV is the current list.
         match app.store.publication(&p).await? {
@@ -690,7 +695,13 @@ pub(crate) async fn publish(State(app): State<Shared>, j: JobOf<true>, body: Byt
     })?;
     let p = app
         .store
-        .publish(&job.league, &job.version, Some(&job.id), &csv, diff.as_deref())
+        .publish(
+            &job.league,
+            &job.version,
+            Some(&job.id),
+            &csv,
+            diff.as_deref(),
+        )
         .await?;
     Ok((
         StatusCode::CREATED,
@@ -751,14 +762,18 @@ pub(crate) async fn public_ics(
 
 /// `GET /p/{id}/fixtures.csv`: the published list.
 pub(crate) async fn public_csv(State(app): State<Shared>, Path(id): Path<String>) -> Answer {
-    Ok(text(public(&app, &id).await?.csv, "text/csv; charset=utf-8"))
+    Ok(text(
+        public(&app, &id).await?.csv,
+        "text/csv; charset=utf-8",
+    ))
 }
 
 /// `GET /p/{id}/changes.csv`: what changed from the version before (a rerun's diff).
 pub(crate) async fn public_diff(State(app): State<Shared>, Path(id): Path<String>) -> Answer {
-    let diff = public(&app, &id).await?.diff.ok_or_else(|| {
-        error(StatusCode::NOT_FOUND, "the first version has no changes")
-    })?;
+    let diff = public(&app, &id)
+        .await?
+        .diff
+        .ok_or_else(|| error(StatusCode::NOT_FOUND, "the first version has no changes"))?;
     Ok(text(diff, "text/csv; charset=utf-8"))
 }
 
@@ -916,7 +931,11 @@ fn day(text: Option<&str>, what: &str) -> Result<chrono::NaiveDate, ApiError> {
 }
 
 /// The fixture `HOME v AWAY` of a list, else 400 saying why.
-fn fixture(league: &model::League, list: &model::FixtureList, text: &str) -> Result<usize, ApiError> {
+fn fixture(
+    league: &model::League,
+    list: &model::FixtureList,
+    text: &str,
+) -> Result<usize, ApiError> {
     crate::season::suggest::find_fixture(league, list, text)
         .map_err(|e| error(StatusCode::BAD_REQUEST, &e.to_string()))
 }
@@ -942,10 +961,7 @@ pub(crate) struct MoveRequest {
 /// `GET /api/publications/{id}/moves`: every date a published fixture could move to without
 /// breaking a rule, best first, with what each costs and what rule 2.6 says of an agreement
 /// concluded on `agreed` (default today).
-pub(crate) async fn moves(
-    p: PublicationOf<false>,
-    Query(q): Query<MovesQuery>,
-) -> Answer {
+pub(crate) async fn moves(p: PublicationOf<false>, Query(q): Query<MovesQuery>) -> Answer {
     let (league, list) = (&p.league, &p.list);
     let agreed = day(q.agreed.as_deref(), "agreed")?;
     let index = fixture(league, list, &q.fixture)?;
@@ -1018,8 +1034,10 @@ pub(crate) async fn move_published(
         .await?;
     Ok((
         StatusCode::CREATED,
-        Json(serde_json::json!({ "id": n.id, "number": n.number, "url": format!("/p/{}/", n.id),
-                                 "window": judged.window.as_ref().map(|w| w.key()) })),
+        Json(
+            serde_json::json!({ "id": n.id, "number": n.number, "url": format!("/p/{}/", n.id),
+                                 "window": judged.window.as_ref().map(|w| w.key()) }),
+        ),
     )
         .into_response())
 }

@@ -366,12 +366,12 @@ pub(crate) async fn signup(
 async fn logged_in(app: &Shared, user: &crate::store::User, to: &'static str) -> Answer {
     let (token, _) = app.store.create_session(user, SESSION_DAYS).await?;
     Ok((
-            StatusCode::SEE_OTHER,
-            [
-                (
-                    header::SET_COOKIE,
-                    session_cookie(&token, app.cfg.secure_cookies, SESSION_DAYS * 86_400),
-                ),
+        StatusCode::SEE_OTHER,
+        [
+            (
+                header::SET_COOKIE,
+                session_cookie(&token, app.cfg.secure_cookies, SESSION_DAYS * 86_400),
+            ),
             (header::LOCATION, HeaderValue::from_static(to)),
         ],
     )

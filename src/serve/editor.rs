@@ -374,16 +374,16 @@ pub(crate) async fn download(
 ) -> Answer {
     let (v, _) = secretary(&app, &headers, &id).await?;
     Ok((
-            [
-                (
-                    header::CONTENT_TYPE,
-                    HeaderValue::from_static("application/toml; charset=utf-8"),
-                ),
-                (
-                    header::CONTENT_DISPOSITION,
-                    HeaderValue::from_static("attachment; filename=\"league.toml\""),
-                ),
-            ],
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/toml; charset=utf-8"),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                HeaderValue::from_static("attachment; filename=\"league.toml\""),
+            ),
+        ],
         v.toml,
     )
         .into_response())

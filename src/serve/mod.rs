@@ -20,12 +20,12 @@ mod page;
 pub mod worker;
 
 use crate::store::{Store, StoreError, User};
-pub(crate) use error::{Answer, ApiError};
 use axum::extract::DefaultBodyLimit;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
+pub(crate) use error::{Answer, ApiError};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;

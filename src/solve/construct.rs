@@ -121,7 +121,10 @@ impl<'a> Placing<'a> {
         ];
         for (t, home, full) in full {
             if full {
-                let g = self.on_side(t, home).copied().find(|g| !evict.contains(g))?;
+                let g = self
+                    .on_side(t, home)
+                    .copied()
+                    .find(|g| !evict.contains(g))?;
                 evict.push(g);
             }
         }
@@ -271,5 +274,4 @@ mod tests {
             assert!(report.is_valid(), "seed {seed}: {:#?}", report.violations);
         }
     }
-
 }

@@ -270,7 +270,10 @@ fn rest_relaxations(
         .map(|(d, (closest, mut dates, teams))| {
             dates.sort();
             dates.dedup();
-            let names: Vec<&str> = teams.iter().map(|&t| league.teams[t].name.as_str()).collect();
+            let names: Vec<&str> = teams
+                .iter()
+                .map(|&t| league.teams[t].name.as_str())
+                .collect();
             Relaxation {
                 rule: Rule::MinDaysBetween,
                 who: league.divisions[d].name.clone(),

@@ -740,12 +740,12 @@ impl Store {
 
     /// A league by id.
     pub async fn league(&self, id: &str) -> Result<Option<League>> {
-        Ok(
-            sqlx::query_as(&format!("SELECT {LEAGUE_COLUMNS} FROM leagues l WHERE l.id = $1"))
-                .bind(id)
-                .fetch_optional(&self.pool)
-                .await?,
-        )
+        Ok(sqlx::query_as(&format!(
+            "SELECT {LEAGUE_COLUMNS} FROM leagues l WHERE l.id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?)
     }
 
     /// The leagues `user` owns or was invited to.

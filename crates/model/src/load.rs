@@ -699,10 +699,7 @@ impl<'a> Cx<'a> {
                 self.err(
                     at,
                     "cup.name",
-                    Problem::BadValue(format!(
-                        "the cup name \"{}\" {why}",
-                        c.name.escape_debug()
-                    )),
+                    Problem::BadValue(format!("the cup name \"{}\" {why}", c.name.escape_debug())),
                 );
             }
             if league.cups.iter().any(|o| o.name == c.name) {
@@ -1288,7 +1285,6 @@ impl<'a> Cx<'a> {
             );
             None
         }
-
     }
 
     /// Resolves the two teams of a `[[fixed]]` or `[[excluded]]` entry.
