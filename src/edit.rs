@@ -941,10 +941,36 @@ pub fn apply(
     form: &Values,
 ) -> Result<Edited, FormErrors> {
     let mut doc = parse(text)?;
+    let items = changed_fields(text, s, index, form)?;
+    let old_name = table(&doc, s, index)
+        .and_then(|t| t.get("name"))
+        .and_then(|n| n.as_str())
+        .map(String::from);
+    let new_name = one(form, "name").to_string();
+    let (t, at) = target_table(&mut doc, s, index)?;
+    set_fields(t, items);
+    if let Some(old) = old_name.filter(|o| at.is_some() && *o != new_name && !new_name.is_empty()) {
+        rename(&mut doc, s, &old, &new_name);
+    }
+    let out = doc.to_string();
+    validate(&out, s, at)?;
+    Ok(Edited {
+        text: out,
+        name: new_name,
+        index: at,
+    })
+}
+
+/// The form's fields that differ from what the file says (`None`: the key removed); a field
+/// whose value is what the file says is left as written there, its layout and comments kept.
+fn changed_fields(
+    text: &str,
+    s: &Section,
+    index: Option<usize>,
+    form: &Values,
+) -> Result<Vec<(&'static str, Option<Item>)>, FormErrors> {
     let mut errors = FormErrors::default();
     let mut items = Vec::new();
-    // A field whose value is what the file says is left as written there (its layout and
-    // comments kept).
     let existing = !matches!(s.place, Place::Array(_)) || index.is_some();
     let before = existing.then(|| values(text, s, index));
     let repr = |i: &Result<Option<Item>, String>| match i {
@@ -969,12 +995,17 @@ pub fn apply(
     if !errors.is_empty() {
         return Err(errors);
     }
-    let old_name = table(&doc, s, index)
-        .and_then(|t| t.get("name"))
-        .and_then(|n| n.as_str())
-        .map(String::from);
-    let new_name = one(form, "name").to_string();
-    let (t, at) = match s.place {
+    Ok(items)
+}
+
+/// The table a section's form writes to (an array's item by index, or a new one), and its
+/// index in the array.
+fn target_table<'d>(
+    doc: &'d mut DocumentMut,
+    s: &Section,
+    index: Option<usize>,
+) -> Result<(&'d mut Table, Option<usize>), FormErrors> {
+    Ok(match s.place {
         Place::Top => (doc.as_table_mut(), None),
         Place::Table(name) => {
             if !doc.contains_key(name) {
@@ -1007,7 +1038,11 @@ pub fn apply(
             };
             (a.get_mut(at).expect("index checked above"), Some(at))
         }
-    };
+    })
+}
+
+/// Sets each key to its value (keeping the key's place and comments) or removes it.
+fn set_fields(t: &mut Table, items: Vec<(&'static str, Option<Item>)>) {
     for (key, item) in items {
         match item {
             Some(item) => match t.get_mut(key) {
@@ -1028,16 +1063,6 @@ pub fn apply(
             }
         }
     }
-    if let Some(old) = old_name.filter(|o| at.is_some() && *o != new_name && !new_name.is_empty()) {
-        rename(&mut doc, s, &old, &new_name);
-    }
-    let out = doc.to_string();
-    validate(&out, s, at)?;
-    Ok(Edited {
-        text: out,
-        name: new_name,
-        index: at,
-    })
 }
 
 /// The league file without an array section's item; refused (in the loader's words) when the

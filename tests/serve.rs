@@ -656,7 +656,7 @@ fn team_entries_import_through_the_service() {
         None,
         Some(("application/json", &body.to_string())),
     );
-    assert_eq!(code, 404, "nobody logged in");
+    assert_eq!(code, 401, "nobody logged in");
 }
 
 /// "Move" on a published fixture: its dates from `suggest` with rule 2.6's verdict, then the

@@ -141,12 +141,22 @@ pub fn pair(standings: &[Standing], played: &[Played]) -> Result<Pairing, PairEr
         Err(good_lp::ResolutionError::Infeasible) => return Err(PairError::NoPairing),
         Err(e) => return Err(PairError::Solver(e.to_string())),
     };
+    Ok(pairing_of(standings, &pairs, &byes, |v| solution.value(v) > 0.5))
+}
+
+/// The pairing the chosen variables make: each pair first-named fairly, the top boards first.
+fn pairing_of(
+    standings: &[Standing],
+    pairs: &[(usize, usize, good_lp::Variable)],
+    byes: &[(usize, good_lp::Variable)],
+    chosen: impl Fn(good_lp::Variable) -> bool,
+) -> Pairing {
     let mut out = Pairing {
         pairs: Vec::new(),
         bye: None,
     };
-    for &(a, b, x) in &pairs {
-        if solution.value(x) > 0.5 {
+    for &(a, b, x) in pairs {
+        if chosen(x) {
             // First-named: the team first-named less often so far (then the higher placed).
             let balance = |t: usize| standings[t].first_named - standings[t].second_named;
             let a_first = (balance(a), std::cmp::Reverse(standings[a].match_points))
@@ -154,8 +164,8 @@ pub fn pair(standings: &[Standing], played: &[Played]) -> Result<Pairing, PairEr
             out.pairs.push(if a_first { (a, b) } else { (b, a) });
         }
     }
-    for &(t, y) in &byes {
-        if solution.value(y) > 0.5 {
+    for &(t, y) in byes {
+        if chosen(y) {
             out.bye = Some(t);
         }
     }
@@ -168,5 +178,5 @@ pub fn pair(standings: &[Standing], played: &[Played]) -> Result<Pairing, PairEr
         };
         std::cmp::Reverse(s(a).max(s(b)))
     });
-    Ok(out)
+    out
 }

@@ -643,63 +643,68 @@ fn team_rows(r: &mut Reading, s: &Sheet) -> (ArrayOfTables, Vec<String>) {
         if !venue.is_empty() {
             t["venue"] = value(venue);
         }
-        // Nights, or explicit dates (a cell of dates) for a team that hosts on dates.
-        let (nights, col) = c.cell(row, "Nights");
-        let text = nights.text();
-        if text.chars().any(|ch| ch.is_ascii_digit()) {
-            if let Some(d) = r.dates(&s.name, row, (nights, col)) {
-                t["home_dates"] = value(d);
-            }
-        } else if let Some(n) = r
-            .nights(&s.name, row, (nights, col))
-            .filter(|a| !a.is_empty())
-        {
-            t["nights"] = value(n);
-        }
-        let (start, col) = c.cell(row, "Start");
-        if start != Cell::Empty {
-            match r.dates(&s.name, row, (start, col.clone())) {
-                Some(a) if a.len() == 1 => {
-                    t["start"] = value(a.get(0).cloned().unwrap_or_else(|| 0.into()))
-                }
-                Some(_) => r.err(
-                    &s.name,
-                    row,
-                    &col,
-                    "one date, the team's first possible date".into(),
-                ),
-                None => {}
-            }
-        }
-        for (key, col) in [
-            ("unavailable", "Unavailable"),
-            ("unavailable_away", "Unavailable away"),
-            ("avoid", "Avoid"),
-        ] {
-            if let Some(d) = r
-                .dates(&s.name, row, c.cell(row, col))
-                .filter(|a| !a.is_empty())
-            {
-                t[key] = value(d);
-            }
-        }
-        let (rating, col) = c.cell(row, "Rating");
-        match rating {
-            Cell::Empty => {}
-            Cell::Number(n) => t["rating"] = value(n),
-            other => match other.text().parse::<f64>() {
-                Ok(n) => t["rating"] = value(n),
-                Err(_) => r.err(
-                    &s.name,
-                    row,
-                    &col,
-                    format!("`{}` is not a number", other.text()),
-                ),
-            },
-        }
+        team_dates_and_rating(r, s, &c, row, &mut t);
         out.push(t);
     }
     (out, divisions)
+}
+
+/// A team row's nights or home dates, start, unavailable and avoided dates, and rating.
+fn team_dates_and_rating(r: &mut Reading, s: &Sheet, c: &Columns, row: usize, t: &mut Table) {
+    // Nights, or explicit dates (a cell of dates) for a team that hosts on dates.
+    let (nights, col) = c.cell(row, "Nights");
+    let text = nights.text();
+    if text.chars().any(|ch| ch.is_ascii_digit()) {
+        if let Some(d) = r.dates(&s.name, row, (nights, col)) {
+            t["home_dates"] = value(d);
+        }
+    } else if let Some(n) = r
+        .nights(&s.name, row, (nights, col))
+        .filter(|a| !a.is_empty())
+    {
+        t["nights"] = value(n);
+    }
+    let (start, col) = c.cell(row, "Start");
+    if start != Cell::Empty {
+        match r.dates(&s.name, row, (start, col.clone())) {
+            Some(a) if a.len() == 1 => {
+                t["start"] = value(a.get(0).cloned().unwrap_or_else(|| 0.into()))
+            }
+            Some(_) => r.err(
+                &s.name,
+                row,
+                &col,
+                "one date, the team's first possible date".into(),
+            ),
+            None => {}
+        }
+    }
+    for (key, col) in [
+        ("unavailable", "Unavailable"),
+        ("unavailable_away", "Unavailable away"),
+        ("avoid", "Avoid"),
+    ] {
+        if let Some(d) = r
+            .dates(&s.name, row, c.cell(row, col))
+            .filter(|a| !a.is_empty())
+        {
+            t[key] = value(d);
+        }
+    }
+    let (rating, col) = c.cell(row, "Rating");
+    match rating {
+        Cell::Empty => {}
+        Cell::Number(n) => t["rating"] = value(n),
+        other => match other.text().parse::<f64>() {
+            Ok(n) => t["rating"] = value(n),
+            Err(_) => r.err(
+                &s.name,
+                row,
+                &col,
+                format!("`{}` is not a number", other.text()),
+            ),
+        },
+    }
 }
 
 /// Consecutive dates written as ranges ("A to B" for three or more), the others one by one.

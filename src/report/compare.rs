@@ -25,6 +25,17 @@ const TEAM_ROWS: usize = 10;
 pub fn compare(league: &League, lists: &[(String, FixtureList)]) -> Comparison {
     let reports: Vec<check::Report> = lists.iter().map(|(_, l)| check::check(league, l)).collect();
     let q: Vec<&Quality> = reports.iter().map(|r| &r.quality).collect();
+    let figures = league_figures(&reports, &q);
+    let teams = team_rows(league, &q);
+    Comparison {
+        labels: lists.iter().map(|(l, _)| l.clone()).collect(),
+        figures,
+        teams,
+    }
+}
+
+/// The league-wide figures, one value per list.
+fn league_figures(reports: &[check::Report], q: &[&Quality]) -> Vec<(String, Vec<Value>)> {
     let per = |f: &dyn Fn(&Quality) -> Value| q.iter().map(|q| f(q)).collect::<Vec<Value>>();
     let named_days = |v: &Option<(i64, String)>| match v {
         Some((d, t)) => json!(format!("{d} days ({t})")),
@@ -99,7 +110,11 @@ pub fn compare(league: &League, lists: &[(String, FixtureList)]) -> Comparison {
         per(&|q| json!((q.objective * 100.0).round() / 100.0)),
     ));
 
-    // Teams whose figures differ most between the lists.
+    figures
+}
+
+/// The rows of the teams whose figures differ most between the lists.
+fn team_rows(league: &League, q: &[&Quality]) -> Vec<(String, String, Vec<Value>)> {
     let mut scored: Vec<(f64, usize)> = (0..league.teams.len())
         .map(|t| {
             let range = |f: &dyn Fn(&check::TeamFigures) -> f64| {
@@ -152,11 +167,7 @@ pub fn compare(league: &League, lists: &[(String, FixtureList)]) -> Comparison {
             ));
         }
     }
-    Comparison {
-        labels: lists.iter().map(|(l, _)| l.clone()).collect(),
-        figures,
-        teams,
-    }
+    teams
 }
 
 /// A cell as text: strings bare, `null` as "-".

@@ -78,39 +78,7 @@ pub fn play_off(
             name(b)
         ));
     }
-    let met: Vec<&Match> = list
-        .matches
-        .iter()
-        .filter(|m| (m.home, m.away) == (a, b) || (m.home, m.away) == (b, a))
-        .collect();
-    let (home, away, why) = match met.as_slice() {
-        [m] => (
-            m.away,
-            m.home,
-            format!(
-                "rule 12.2: they met at {}'s on {}, so the venue is reversed",
-                name(m.home),
-                m.date
-            ),
-        ),
-        [] => (
-            a,
-            b,
-            format!(
-                "they have not met this season: {} (named first) at home",
-                name(a)
-            ),
-        ),
-        _ => (
-            a,
-            b,
-            format!(
-                "they met {} times: {} (named first) at home",
-                met.len(),
-                name(a)
-            ),
-        ),
-    };
+    let (home, away, why) = play_off_venue(league, list, a, b);
     let after = last_match(list, &[a, b]).unwrap_or(league.end);
     let dates = dates_for(league, list, home, away, after);
     let Some(&first) = dates.first() else {
@@ -144,6 +112,50 @@ pub fn play_off(
         dates,
         list,
     })
+}
+
+/// Who hosts a play-off between `a` and `b` (rule 12.2: the venue of their meeting
+/// reversed), and why.
+fn play_off_venue(
+    league: &League,
+    list: &FixtureList,
+    a: TeamId,
+    b: TeamId,
+) -> (TeamId, TeamId, String) {
+    let name = |t: TeamId| league.teams[t].name.clone();
+    let met: Vec<&Match> = list
+        .matches
+        .iter()
+        .filter(|m| (m.home, m.away) == (a, b) || (m.home, m.away) == (b, a))
+        .collect();
+    match met.as_slice() {
+        [m] => (
+            m.away,
+            m.home,
+            format!(
+                "rule 12.2: they met at {}'s on {}, so the venue is reversed",
+                name(m.home),
+                m.date
+            ),
+        ),
+        [] => (
+            a,
+            b,
+            format!(
+                "they have not met this season: {} (named first) at home",
+                name(a)
+            ),
+        ),
+        _ => (
+            a,
+            b,
+            format!(
+                "they met {} times: {} (named first) at home",
+                met.len(),
+                name(a)
+            ),
+        ),
+    }
 }
 
 /// The dates on which the league match `m` can be replayed after a serious default (rule

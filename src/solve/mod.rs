@@ -382,20 +382,7 @@ fn conclude(
 ) -> Result<Solved, SolveError> {
     let firsts: Vec<&Run> = found.iter().map(|f| &f.first).collect();
     let bests: Vec<&Run> = found.iter().filter_map(|f| f.best.as_ref()).collect();
-    let first_valid_seconds = firsts
-        .iter()
-        .filter(|r| r.chosen.is_some())
-        .map(|r| r.seconds)
-        .min_by(f64::total_cmp);
-    let last = firsts.iter().chain(&bests).last();
-    let (columns, rows) = last.map_or((0, 0), |r| (r.columns, r.rows));
-    let base = Solved {
-        first_valid_seconds,
-        runs: firsts.len() + bests.len(),
-        columns,
-        rows,
-        ..Solved::nothing(Outcome::TimedOut, started.elapsed().as_secs_f64())
-    };
+    let base = base_of(&firsts, &bests, started);
     // The runs of the full objective decide; where the first run already used it (no quality
     // weights), it is one of them.
     let full_objective = found.iter().all(|f| f.first_is_full);
@@ -413,36 +400,7 @@ fn conclude(
     });
     if let Some(best) = best {
         let schedule = schedule_of(cand, best.chosen.as_deref().unwrap_or(&[]), league);
-        // The searches' bounds, and the teams' least costs (`team_bound`), whichever is higher.
-        let weights = opts.weights.unwrap_or(league.weights);
-        // In what is left of the time limit, at most `BOUND_SHARE` of it; none after a proof or
-        // for a rerun, which must stay quick (the plain sum of least costs takes no time).
-        let proven = runs.iter().any(|r| r.status == RunStatus::Optimal);
-        let share = if proven || opts.steer.rescheduling() {
-            0.0
-        } else {
-            opts.time_limit.max(0.0) * search::BOUND_SHARE
-        };
-        let deadline = (started + std::time::Duration::from_secs_f64(opts.time_limit.max(0.0)))
-            .min(Instant::now() + std::time::Duration::from_secs_f64(share));
-        let teams_least =
-            formulate::team_bound::coupled_bound(league, cand, &weights, best.objective, deadline)
-                .inspect(|b| {
-                    if opts.progress {
-                        eprintln!(
-                            "progress: the teams' least costs, with the days their groups share, bound the objective at {b:.2}"
-                        );
-                    }
-                });
-        let mut bound = runs
-            .iter()
-            .map(|r| r.bound)
-            .chain(teams_least)
-            .filter(|b| b.is_finite())
-            .max_by(f64::total_cmp);
-        if injected_bound_fault() {
-            bound = Some(best.objective + 1.0);
-        }
+        let bound = best_bound(league, cand, opts, started, runs, best.objective);
         // Tolerances of HiGHS's own: a bound a hair above is rounding, more is a bug.
         let tolerance = 1e-6 * best.objective.abs().max(1.0);
         if let Some(b) = bound.filter(|b| *b > best.objective + tolerance) {
@@ -486,6 +444,68 @@ fn conclude(
         return infeasible(league, opts, started, base);
     }
     Ok(base)
+}
+
+/// What every outcome reports of the searches: their runs, the model's size, when the first
+/// valid schedule came.
+fn base_of(firsts: &[&Run], bests: &[&Run], started: Instant) -> Solved {
+    let first_valid_seconds = firsts
+        .iter()
+        .filter(|r| r.chosen.is_some())
+        .map(|r| r.seconds)
+        .min_by(f64::total_cmp);
+    let last = firsts.iter().chain(bests).last();
+    let (columns, rows) = last.map_or((0, 0), |r| (r.columns, r.rows));
+    Solved {
+        first_valid_seconds,
+        runs: firsts.len() + bests.len(),
+        columns,
+        rows,
+        ..Solved::nothing(Outcome::TimedOut, started.elapsed().as_secs_f64())
+    }
+}
+
+/// The highest bound on the objective: the searches' own, and the teams' least costs
+/// (`team_bound`) in what is left of the time.
+fn best_bound(
+    league: &League,
+    cand: &Candidates,
+    opts: &Options,
+    started: Instant,
+    runs: &[&Run],
+    objective: f64,
+) -> Option<f64> {
+    // The searches' bounds, and the teams' least costs (`team_bound`), whichever is higher.
+    let weights = opts.weights.unwrap_or(league.weights);
+    // In what is left of the time limit, at most `BOUND_SHARE` of it; none after a proof or
+    // for a rerun, which must stay quick (the plain sum of least costs takes no time).
+    let proven = runs.iter().any(|r| r.status == RunStatus::Optimal);
+    let share = if proven || opts.steer.rescheduling() {
+        0.0
+    } else {
+        opts.time_limit.max(0.0) * search::BOUND_SHARE
+    };
+    let deadline = (started + std::time::Duration::from_secs_f64(opts.time_limit.max(0.0)))
+        .min(Instant::now() + std::time::Duration::from_secs_f64(share));
+    let teams_least =
+        formulate::team_bound::coupled_bound(league, cand, &weights, objective, deadline)
+            .inspect(|b| {
+                if opts.progress {
+                    eprintln!(
+                        "progress: the teams' least costs, with the days their groups share, bound the objective at {b:.2}"
+                    );
+                }
+            });
+    let bound = runs
+        .iter()
+        .map(|r| r.bound)
+        .chain(teams_least)
+        .filter(|b| b.is_finite())
+        .max_by(f64::total_cmp);
+    if injected_bound_fault() {
+        return Some(objective + 1.0);
+    }
+    bound
 }
 
 /// No schedule satisfies the rules: why, from the elastic model.

@@ -170,8 +170,14 @@ pub fn parse_fixtures(
             column: name,
         })
     };
-    let (c_date, c_home, c_away) = (need("date")?, need("home")?, need("away")?);
-    let (c_div, c_venue, c_round) = (col("division"), col("venue"), col("round"));
+    let columns = Columns {
+        date: need("date")?,
+        home: need("home")?,
+        away: need("away")?,
+        division: col("division"),
+        venue: col("venue"),
+        round: col("round"),
+    };
     let teams: HashMap<&str, TeamId> = league
         .teams
         .iter()
@@ -197,36 +203,59 @@ pub fn parse_fixtures(
         if record.iter().all(|f| f.is_empty()) {
             continue;
         }
-        let field = |c: usize| record.get(c).unwrap_or("");
-        let date = parse_list_date(field(c_date));
-        let home = teams.get(field(c_home)).copied();
-        let away = teams.get(field(c_away)).copied();
-        let mut problems = Vec::new();
-        if date.is_none() {
-            problems.push(format!(
-                "`{}` is not a date (YYYY-MM-DD, or DD/MM/YYYY as a UK spreadsheet saves it)",
-                field(c_date)
-            ));
-        }
-        for (c, t) in [(c_home, home), (c_away, away)] {
-            if t.is_none() {
-                problems.push(format!("unknown team \"{}\"", field(c)));
-            }
-        }
-        match (date, home, away) {
-            (Some(date), Some(home), Some(away)) => list.rows.push(Row {
-                line,
-                date,
-                home,
-                away,
-                division: c_div.map(|c| field(c).to_string()),
-                venue: c_venue.map(|c| field(c).to_string()),
-                round: c_round.map(|c| field(c).to_string()),
-            }),
-            _ => list.unreadable.push(bad(problems.join("; "))),
+        match row(&record, line, &columns, &teams) {
+            Ok(r) => list.rows.push(r),
+            Err(problems) => list.unreadable.push(bad(problems.join("; "))),
         }
     }
     Ok(list)
+}
+
+/// Where a list's columns are.
+struct Columns {
+    date: usize,
+    home: usize,
+    away: usize,
+    division: Option<usize>,
+    venue: Option<usize>,
+    round: Option<usize>,
+}
+
+/// A record of a list as a row, or what is wrong with it.
+fn row(
+    record: &csv::StringRecord,
+    line: usize,
+    c: &Columns,
+    teams: &HashMap<&str, TeamId>,
+) -> Result<Row, Vec<String>> {
+    let field = |c: usize| record.get(c).unwrap_or("");
+    let date = parse_list_date(field(c.date));
+    let home = teams.get(field(c.home)).copied();
+    let away = teams.get(field(c.away)).copied();
+    let mut problems = Vec::new();
+    if date.is_none() {
+        problems.push(format!(
+            "`{}` is not a date (YYYY-MM-DD, or DD/MM/YYYY as a UK spreadsheet saves it)",
+            field(c.date)
+        ));
+    }
+    for (col, t) in [(c.home, home), (c.away, away)] {
+        if t.is_none() {
+            problems.push(format!("unknown team \"{}\"", field(col)));
+        }
+    }
+    match (date, home, away) {
+        (Some(date), Some(home), Some(away)) => Ok(Row {
+            line,
+            date,
+            home,
+            away,
+            division: c.division.map(|c| field(c).to_string()),
+            venue: c.venue.map(|c| field(c).to_string()),
+            round: c.round.map(|c| field(c).to_string()),
+        }),
+        _ => Err(problems),
+    }
 }
 
 /// Where a league match with `home` at home is played: the division's central venue
@@ -652,71 +681,86 @@ impl Checker<'_> {
                     ),
                 });
             }
-            if let Some(k) = lg.rules.max_consecutive_weeks {
-                // Weeks run Monday to Sunday.
-                let weeks: BTreeSet<NaiveDate> = list
-                    .iter()
-                    .map(|r| {
-                        let back =
-                            chrono::Days::new(r.date.weekday().num_days_from_monday() as u64);
-                        // The earliest representable week has no Monday before it: keep the date.
-                        r.date.checked_sub_days(back).unwrap_or(r.date)
-                    })
-                    .collect();
-                let mut run = 0;
-                let mut prev: Option<NaiveDate> = None;
-                for &w in &weeks {
-                    run = match prev {
-                        Some(p) if (w - p).num_days() == 7 => run + 1,
-                        _ => 1,
-                    };
-                    prev = Some(w);
-                    if run == k + 1 {
-                        self.out.push(Violation {
-                            rule: "6 max_consecutive_weeks",
-                            fixture: team.name.clone(),
-                            date: Some(w),
-                            detail: format!(
-                                "plays in {} consecutive weeks up to the week of {w} (at most {k})",
-                                k + 1
-                            ),
-                        });
-                    }
-                }
+            self.consecutive_weeks(t, list);
+            self.club_first(t, list);
+        }
+    }
+
+    /// Rule 6: at most `max_consecutive_weeks` weeks in a row with a match of team `t`.
+    fn consecutive_weeks(&mut self, t: usize, list: &[&Row]) {
+        let lg = self.league;
+        let team = &lg.teams[t];
+    if let Some(k) = lg.rules.max_consecutive_weeks {
+        // Weeks run Monday to Sunday.
+        let weeks: BTreeSet<NaiveDate> = list
+            .iter()
+            .map(|r| {
+                let back =
+                    chrono::Days::new(r.date.weekday().num_days_from_monday() as u64);
+                // The earliest representable week has no Monday before it: keep the date.
+                r.date.checked_sub_days(back).unwrap_or(r.date)
+            })
+            .collect();
+        let mut run = 0;
+        let mut prev: Option<NaiveDate> = None;
+        for &w in &weeks {
+            run = match prev {
+                Some(p) if (w - p).num_days() == 7 => run + 1,
+                _ => 1,
+            };
+            prev = Some(w);
+            if run == k + 1 {
+                self.out.push(Violation {
+                    rule: "6 max_consecutive_weeks",
+                    fixture: team.name.clone(),
+                    date: Some(w),
+                    detail: format!(
+                        "plays in {} consecutive weeks up to the week of {w} (at most {k})",
+                        k + 1
+                    ),
+                });
             }
-            let internal = |r: &&&Row| lg.teams[r.home].club == lg.teams[r.away].club;
-            if let Some(li) = lg.rules.latest_internal_date {
-                for r in list.iter().filter(internal) {
-                    if r.home == t && r.date > li {
-                        self.push(
-                            "8 latest_internal_date",
-                            r,
-                            format!("a fixture between two teams of one club after {li}"),
-                        );
-                    }
-                }
+        }
+    }
+    }
+
+    /// Rule 8: team `t`'s matches against its own club by `latest_internal_date`, and before
+    /// any other (`same_club_first`).
+    fn club_first(&mut self, t: usize, list: &[&Row]) {
+        let lg = self.league;
+        let team = &lg.teams[t];
+    let internal = |r: &&&Row| lg.teams[r.home].club == lg.teams[r.away].club;
+    if let Some(li) = lg.rules.latest_internal_date {
+        for r in list.iter().filter(internal) {
+            if r.home == t && r.date > li {
+                self.push(
+                    "8 latest_internal_date",
+                    r,
+                    format!("a fixture between two teams of one club after {li}"),
+                );
             }
-            if lg.rules.same_club_first {
-                let same_div_internal = |r: &&&Row| {
-                    internal(r) && lg.teams[r.home].division == lg.teams[r.away].division
-                };
-                let last_internal = list.iter().filter(same_div_internal).map(|r| r.date).max();
-                if let Some(last) = last_internal {
-                    for r in list.iter().filter(|r| !same_div_internal(r)) {
-                        if r.date <= last {
-                            self.push(
-                                "8 same_club_first",
-                                r,
-                                format!(
-                                    "{} plays this before its last match against its own club ({last})",
-                                    team.name
-                                ),
-                            );
-                        }
-                    }
+        }
+    }
+    if lg.rules.same_club_first {
+        let same_div_internal = |r: &&&Row| {
+            internal(r) && lg.teams[r.home].division == lg.teams[r.away].division
+        };
+        let last_internal = list.iter().filter(same_div_internal).map(|r| r.date).max();
+        if let Some(last) = last_internal {
+            for r in list.iter().filter(|r| !same_div_internal(r)) {
+                if r.date <= last {
+                    self.push(
+                        "8 same_club_first",
+                        r,
+                        format!(
+                            "{} plays this before its last match against its own club ({last})",
+                            team.name
+                        ),
+                    );
                 }
             }
         }
+    }
     }
 
     /// Rule 7: venue capacity per date (a closed venue is rule 3's, reported per fixture).

@@ -136,35 +136,52 @@ pub fn quality(league: &League, rows: &[Row]) -> Quality {
         }
         q.teams.push(fig);
     }
-    q.winter = winter.map(|(from, to)| {
-        let before = rows.iter().filter(|r| r.date < from).count();
-        let mut most_uneven: Option<(String, usize, usize, f64)> = None;
-        for (t, list) in of_team.iter().enumerate() {
-            let team_start = league.teams[t].start.max(league.start);
-            let days_before = (from - team_start).num_days().max(0) as f64;
-            let days_after = (league.end - to).num_days().max(0) as f64;
-            if list.is_empty() || days_before + days_after == 0.0 {
-                continue;
-            }
-            let fair = list.len() as f64 * days_before / (days_before + days_after);
-            let b = list.iter().filter(|r| r.date < from).count();
-            let off = |x: usize, fair: f64| (x as f64 - fair).abs();
-            if most_uneven
-                .as_ref()
-                .is_none_or(|m| off(b, fair) > off(m.1, m.3) + 1e-9)
-            {
-                most_uneven = Some((league.teams[t].name.clone(), b, list.len(), fair));
-            }
-        }
-        Winter {
-            from,
-            to,
-            before,
-            after: rows.len() - before,
-            most_uneven,
-        }
-    });
+    q.winter = winter.map(|(from, to)| winter_figures(league, rows, &of_team, from, to));
     q.objective = objective(league, &of_team, q.breaks, q.avoid_hits);
+    q.busiest_venue_night = busiest_venue_night(league, rows);
+    q
+}
+
+/// The matches before and after the winter break (closed `from` to `to`), and the team
+/// furthest from its fair share before it.
+fn winter_figures(
+    league: &League,
+    rows: &[Row],
+    of_team: &[Vec<&Row>],
+    from: NaiveDate,
+    to: NaiveDate,
+) -> Winter {
+    let before = rows.iter().filter(|r| r.date < from).count();
+    let mut most_uneven: Option<(String, usize, usize, f64)> = None;
+    for (t, list) in of_team.iter().enumerate() {
+        let team_start = league.teams[t].start.max(league.start);
+        let days_before = (from - team_start).num_days().max(0) as f64;
+        let days_after = (league.end - to).num_days().max(0) as f64;
+        if list.is_empty() || days_before + days_after == 0.0 {
+            continue;
+        }
+        let fair = list.len() as f64 * days_before / (days_before + days_after);
+        let b = list.iter().filter(|r| r.date < from).count();
+        let off = |x: usize, fair: f64| (x as f64 - fair).abs();
+        if most_uneven
+            .as_ref()
+            .is_none_or(|m| off(b, fair) > off(m.1, m.3) + 1e-9)
+        {
+            most_uneven = Some((league.teams[t].name.clone(), b, list.len(), fair));
+        }
+    }
+    Winter {
+        from,
+        to,
+        before,
+        after: rows.len() - before,
+        most_uneven,
+    }
+}
+
+/// The most matches at one venue on one night: (matches, venue, date).
+fn busiest_venue_night(league: &League, rows: &[Row]) -> Option<(usize, String, NaiveDate)> {
+    let mut busiest: Option<(usize, String, NaiveDate)> = None;
     let mut load: BTreeMap<(usize, NaiveDate), usize> = BTreeMap::new();
     for r in rows {
         *load
@@ -177,14 +194,14 @@ pub fn quality(league: &League, rows: &[Row]) -> Quality {
             .or_default() += 1;
     }
     for ((v, d), n) in load {
-        if q.busiest_venue_night
+        if busiest
             .as_ref()
             .is_none_or(|(m, _, _)| n > *m)
         {
-            q.busiest_venue_night = Some((n, league.venues[v].name.clone(), d));
+            busiest = Some((n, league.venues[v].name.clone(), d));
         }
     }
-    q
+    busiest
 }
 
 /// The objective of `[weights]`, term by term, from the definitions. `of_team` holds each
