@@ -141,7 +141,9 @@ pub fn pair(standings: &[Standing], played: &[Played]) -> Result<Pairing, PairEr
         Err(good_lp::ResolutionError::Infeasible) => return Err(PairError::NoPairing),
         Err(e) => return Err(PairError::Solver(e.to_string())),
     };
-    Ok(pairing_of(standings, &pairs, &byes, |v| solution.value(v) > 0.5))
+    Ok(pairing_of(standings, &pairs, &byes, |v| {
+        solution.value(v) > 0.5
+    }))
 }
 
 /// The pairing the chosen variables make: each pair first-named fairly, the top boards first.

@@ -88,56 +88,16 @@ pub fn add_quality(
         if focus.is_some_and(|f| !f.teams[t]) {
             continue;
         }
-        let td = team_dates(cand, mip, t);
-        if td.dates.is_empty() {
-            continue;
-        }
-        if w.breaks > 0.0 {
-            let gap = league.rules.min_days_between.max(1) as i64;
-            division_breaks[league.teams[t].division] += match season {
-                Some(_) => breaks(mip, &td, gap, w.breaks),
-                None => breaks_by_state(mip, &td, w.breaks),
-            };
-        }
-        // The team's own cost terms, into the objective and, for its row, into `own`.
-        let mut own = match season {
-            Some(_) => avoid_cost(league, cand, mip, t, w.avoid),
-            None => Expression::default(),
-        };
-        let mut take = |mip: &mut Mip, part: Expression| {
-            if season.is_some() {
-                own += part.clone();
-            }
-            mip.objective += part;
-        };
-        if w.short_rest > 0.0 {
-            let part = short_rest(mip, &td, w);
-            take(mip, part);
-        }
-        let n = cand.fixtures_of[t].len() as f64;
-        let mut z = None;
-        if w.long_rest > 0.0 || w.spread > 0.0 || worst.is_some() || w.winter > 0.0 {
-            let cum = cumulative(mip, &td, n);
-            if w.winter > 0.0 {
-                let part = winter(league, mip, &td, &cum, t, n, w.winter);
-                take(mip, part);
-            }
-            if w.long_rest > 0.0 {
-                let part = long_rest(league, mip, &td, &cum, t, w);
-                take(mip, part);
-            }
-            if w.spread > 0.0 || worst.is_some() {
-                z = Some(spread(league, mip, &td, &cum, n, w.spread, worst));
-            }
-        }
-        // Whole numbers of matches force waits and uneven spreads the LP relaxation does not
-        // see: the team's least cost over every season it could have is a valid row.
-        if let Some(least) = season
-            .as_ref()
-            .and_then(|season| team_bound::team_least(league, cand, w, season, t))
-        {
-            least_rows(mip, own, z, worst, least);
-        }
+        team_quality(
+            league,
+            cand,
+            mip,
+            w,
+            t,
+            season.as_ref(),
+            worst,
+            &mut division_breaks,
+        );
     }
     // Rows of the whole model only, like the least costs: they tighten the bound.
     if season.is_some() {
@@ -145,6 +105,71 @@ pub fn add_quality(
     }
     if w.breaks > 0.0 {
         compact_break_cuts(league, mip, focus, division_breaks);
+    }
+}
+
+/// Team `t`'s quality terms: its breaks (into its division's count), rests, winter share and
+/// spread, and, in the whole league's model (`season`), the row of its least cost.
+#[allow(clippy::too_many_arguments)]
+fn team_quality(
+    league: &League,
+    cand: &Candidates,
+    mip: &mut Mip,
+    w: &Weights,
+    t: usize,
+    season: Option<&team_bound::Season>,
+    worst: Option<Variable>,
+    division_breaks: &mut [Expression],
+) {
+    let td = team_dates(cand, mip, t);
+    if td.dates.is_empty() {
+        return;
+    }
+    if w.breaks > 0.0 {
+        let gap = league.rules.min_days_between.max(1) as i64;
+        division_breaks[league.teams[t].division] += match season {
+            Some(_) => breaks(mip, &td, gap, w.breaks),
+            None => breaks_by_state(mip, &td, w.breaks),
+        };
+    }
+    // The team's own cost terms, into the objective and, for its row, into `own`.
+    let mut own = match season {
+        Some(_) => avoid_cost(league, cand, mip, t, w.avoid),
+        None => Expression::default(),
+    };
+    let mut take = |mip: &mut Mip, part: Expression| {
+        if season.is_some() {
+            own += part.clone();
+        }
+        mip.objective += part;
+    };
+    if w.short_rest > 0.0 {
+        let part = short_rest(mip, &td, w);
+        take(mip, part);
+    }
+    let n = cand.fixtures_of[t].len() as f64;
+    let mut z = None;
+    if w.long_rest > 0.0 || w.spread > 0.0 || worst.is_some() || w.winter > 0.0 {
+        let cum = cumulative(mip, &td, n);
+        if w.winter > 0.0 {
+            let part = winter(league, mip, &td, &cum, t, n, w.winter);
+            take(mip, part);
+        }
+        if w.long_rest > 0.0 {
+            let part = long_rest(league, mip, &td, &cum, t, w);
+            take(mip, part);
+        }
+        if w.spread > 0.0 || worst.is_some() {
+            z = Some(spread(league, mip, &td, &cum, n, w.spread, worst));
+        }
+    }
+    // Whole numbers of matches force waits and uneven spreads the LP relaxation does not
+    // see: the team's least cost over every season it could have is a valid row.
+    if let Some(least) = season
+        .as_ref()
+        .and_then(|season| team_bound::team_least(league, cand, w, season, t))
+    {
+        least_rows(mip, own, z, worst, least);
     }
 }
 

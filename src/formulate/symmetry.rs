@@ -89,47 +89,8 @@ pub fn twins(league: &League, cand: &Candidates) -> Vec<Twin> {
                 })
                 .collect();
             let Some(image) = image else { continue };
-            let between: Vec<usize> = cand.fixtures_of[a]
-                .iter()
-                .copied()
-                .filter(|&f| {
-                    let fx = &cand.fixtures[f];
-                    (fx.a == a && fx.b == b) || (fx.a == b && fx.b == a)
-                })
-                .collect();
-            let hosted_by = |t: usize, f: usize| -> Vec<usize> {
-                cand.by_fixture[f]
-                    .iter()
-                    .copied()
-                    .filter(|&s| cand.slots[s].home == t)
-                    .collect()
-            };
-            let twin = match between.as_slice() {
-                // Both fixtures: the one `a` hosts first.
-                [f, g] => {
-                    let (fa, fb) = match cand.fixtures[*f].a == a {
-                        true => (*f, *g),
-                        false => (*g, *f),
-                    };
-                    Twin {
-                        a,
-                        b,
-                        image,
-                        first: hosted_by(a, fa),
-                        second: hosted_by(b, fb),
-                        by_date: true,
-                    }
-                }
-                // One fixture: `a` hosts it.
-                [f] => Twin {
-                    a,
-                    b,
-                    image,
-                    first: hosted_by(a, *f),
-                    second: hosted_by(b, *f),
-                    by_date: false,
-                },
-                _ => continue,
+            let Some(twin) = twin_of(cand, a, b, image) else {
+                continue;
             };
             if twin.first.is_empty() || twin.second.is_empty() {
                 continue;
@@ -140,6 +101,53 @@ pub fn twins(league: &League, cand: &Candidates) -> Vec<Twin> {
         }
     }
     out
+}
+
+/// Teams `a` and `b` as twins (`image`: each slot's mirror): the slots in which each hosts
+/// their fixtures, or `None` when they do not meet once or twice.
+fn twin_of(cand: &Candidates, a: usize, b: usize, image: Vec<usize>) -> Option<Twin> {
+    let between: Vec<usize> = cand.fixtures_of[a]
+        .iter()
+        .copied()
+        .filter(|&f| {
+            let fx = &cand.fixtures[f];
+            (fx.a == a && fx.b == b) || (fx.a == b && fx.b == a)
+        })
+        .collect();
+    let hosted_by = |t: usize, f: usize| -> Vec<usize> {
+        cand.by_fixture[f]
+            .iter()
+            .copied()
+            .filter(|&s| cand.slots[s].home == t)
+            .collect()
+    };
+    Some(match between.as_slice() {
+        // Both fixtures: the one `a` hosts first.
+        [f, g] => {
+            let (fa, fb) = match cand.fixtures[*f].a == a {
+                true => (*f, *g),
+                false => (*g, *f),
+            };
+            Twin {
+                a,
+                b,
+                image,
+                first: hosted_by(a, fa),
+                second: hosted_by(b, fb),
+                by_date: true,
+            }
+        }
+        // One fixture: `a` hosts it.
+        [f] => Twin {
+            a,
+            b,
+            image,
+            first: hosted_by(a, *f),
+            second: hosted_by(b, *f),
+            by_date: false,
+        },
+        _ => return None,
+    })
 }
 
 impl Twin {

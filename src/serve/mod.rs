@@ -277,6 +277,16 @@ async fn purge(store: Store, days: i64) {
 }
 
 fn router(app: Shared) -> Router {
+    pages()
+        .merge(api())
+        .route("/assets/{file}", get(asset))
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn(guard))
+        .with_state(app)
+}
+
+/// The pages: the solver page, logins, the league editor, invitations.
+fn pages() -> Router<Shared> {
     Router::new()
         .route("/", get(page::home))
         .route("/login", post(auth::login_form))
@@ -303,6 +313,11 @@ fn router(app: Shared) -> Router {
             "/invite/{token}",
             get(page::invitation).post(auth::accept_form),
         )
+}
+
+/// The JSON API, the published lists and their calendars.
+fn api() -> Router<Shared> {
+    Router::new()
         .route("/api/openapi.json", get(page::openapi))
         .route("/api/login", post(auth::login_api))
         .route("/api/leagues", get(api::leagues).post(api::create_league))
@@ -355,10 +370,6 @@ fn router(app: Shared) -> Router {
         .route("/api/publications/{id}/moves", get(api::moves))
         .route("/api/publications/{id}/move", post(api::move_published))
         .route("/api/template.xlsx", get(api::template_xlsx))
-        .route("/assets/{file}", get(asset))
-        .layer(DefaultBodyLimit::max(MAX_BODY))
-        .layer(axum::middleware::from_fn(guard))
-        .with_state(app)
 }
 
 /// The pages' scripts, served as files so that the pages carry no inline script.

@@ -379,25 +379,8 @@ fn execute(input: &JobInput, stop: Arc<AtomicBool>, progress: Arc<Mutex<Figures>
     if let Err(why) = pipeline::fits(&league, input.memory_mib) {
         return failed(&why);
     }
-    let time_limit = input.time_limit;
     let spec: JobSpec = serde_json::from_str(&input.spec).unwrap_or_default();
-    let opts = solve::Options {
-        time_limit,
-        threads: 1,
-        seed: spec.seed.unwrap_or(0),
-        cancel: Some(stop),
-        on_progress: Some(solve::ProgressSink(Arc::new(move |inc, bound, _| {
-            if let Ok(mut f) = progress.lock() {
-                if inc.is_finite() {
-                    f.incumbent = Some(inc);
-                }
-                if bound.is_finite() {
-                    f.bound = Some(bound);
-                }
-            }
-        }))),
-        ..solve::Options::default()
-    };
+    let opts = job_options(input.time_limit, &spec, stop, progress);
     let mut figures = Figures::default();
     let mut files = Vec::new();
     let solutions = match (&spec.current, &spec.from) {
@@ -429,18 +412,7 @@ fn execute(input: &JobInput, stop: Arc<AtomicBool>, progress: Arc<Mutex<Figures>
         }
     };
     let first = &solutions[0];
-    let q = &first.checked.report().quality;
-    figures.valid = Some(true);
-    figures.fixtures = Some(q.fixtures);
-    figures.breaks = Some(q.breaks);
-    figures.incumbent = first.solved.objective;
-    figures.bound = first.solved.bound;
-    figures.status = Some(first.solved.outcome.key().into());
-    figures.gap = first
-        .solved
-        .objective
-        .zip(first.solved.bound)
-        .map(|(o, b)| solve::relative_gap(o, b));
+    first_figures(first, &mut figures);
     files.push(("fixtures.csv".into(), first.checked.csv().to_string()));
     if spec.alternatives.is_some_and(|k| k > 1) && spec.current.is_none() {
         for (i, d) in solutions.iter().enumerate() {
@@ -453,6 +425,49 @@ fn execute(input: &JobInput, stop: Arc<AtomicBool>, progress: Arc<Mutex<Figures>
         figures,
         files,
     }
+}
+
+/// The search's options for a job: one thread, the job's seed, stopped by `stop`, its
+/// incumbent and bound reported to `progress`.
+fn job_options(
+    time_limit: f64,
+    spec: &JobSpec,
+    stop: Arc<AtomicBool>,
+    progress: Arc<Mutex<Figures>>,
+) -> solve::Options {
+    solve::Options {
+        time_limit,
+        threads: 1,
+        seed: spec.seed.unwrap_or(0),
+        cancel: Some(stop),
+        on_progress: Some(solve::ProgressSink(Arc::new(move |inc, bound, _| {
+            if let Ok(mut f) = progress.lock() {
+                if inc.is_finite() {
+                    f.incumbent = Some(inc);
+                }
+                if bound.is_finite() {
+                    f.bound = Some(bound);
+                }
+            }
+        }))),
+        ..solve::Options::default()
+    }
+}
+
+/// The figures of a job's (first) list.
+fn first_figures(first: &pipeline::Solution, figures: &mut Figures) {
+    let q = &first.checked.report().quality;
+    figures.valid = Some(true);
+    figures.fixtures = Some(q.fixtures);
+    figures.breaks = Some(q.breaks);
+    figures.incumbent = first.solved.objective;
+    figures.bound = first.solved.bound;
+    figures.status = Some(first.solved.outcome.key().into());
+    figures.gap = first
+        .solved
+        .objective
+        .zip(first.solved.bound)
+        .map(|(o, b)| solve::relative_gap(o, b));
 }
 
 /// A rerun: the new list and the fixtures moved; the diff and club summary among the files.

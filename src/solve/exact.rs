@@ -318,6 +318,59 @@ struct Search<'a> {
     avoids: Vec<Vec<f64>>,
 }
 
+/// Per team: its fixtures as bits, and its fixtures against its own club.
+fn fixture_bits(cand: &Candidates, a: &Anneal) -> (Vec<u64>, Vec<u64>) {
+    let teams = cand.fixtures_of.len();
+    let bits = |fs: &mut dyn Iterator<Item = usize>| fs.fold(0u64, |m, f| m | (1 << f));
+    let mine = (0..teams)
+        .map(|t| bits(&mut cand.fixtures_of[t].iter().copied()))
+        .collect();
+    let internal = (0..teams)
+        .map(|t| {
+            bits(
+                &mut cand.fixtures_of[t]
+                    .iter()
+                    .copied()
+                    .filter(|&f| a.internal[f]),
+            )
+        })
+        .collect();
+    (mine, internal)
+}
+
+/// Per team and day of the season: the avoid-dates cost of a match that day.
+fn avoid_by_day(league: &League, w: &Weights, days: usize) -> Vec<Vec<f64>> {
+    league
+        .teams
+        .iter()
+        .map(|team| {
+            (0..days)
+                .map(|d| {
+                    let date = league.start + chrono::Days::new(d as u64);
+                    match team.avoid.contains(&date) {
+                        true => w.avoid,
+                        false => 0.0,
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The days that have slots, in order, and the slots on each.
+fn slots_by_day(day: &[i32]) -> (Vec<i32>, Vec<Vec<usize>>) {
+    let mut days: Vec<i32> = day.to_vec();
+    days.sort_unstable();
+    days.dedup();
+    let mut on = vec![Vec::new(); days.len()];
+    for (s, d) in day.iter().enumerate() {
+        if let Ok(i) = days.binary_search(d) {
+            on[i].push(s);
+        }
+    }
+    (days, on)
+}
+
 impl<'a> Search<'a> {
     fn new(
         league: &'a League,
@@ -327,29 +380,8 @@ impl<'a> Search<'a> {
         best: f64,
     ) -> Search<'a> {
         let teams = league.teams.len();
-        let bits = |fs: &mut dyn Iterator<Item = usize>| fs.fold(0u64, |m, f| m | (1 << f));
-        let mine = (0..teams)
-            .map(|t| bits(&mut cand.fixtures_of[t].iter().copied()))
-            .collect();
-        let internal = (0..teams)
-            .map(|t| {
-                bits(
-                    &mut cand.fixtures_of[t]
-                        .iter()
-                        .copied()
-                        .filter(|&f| a.internal[f]),
-                )
-            })
-            .collect();
-        let mut days: Vec<i32> = a.day.clone();
-        days.sort_unstable();
-        days.dedup();
-        let mut on = vec![Vec::new(); days.len()];
-        for (s, d) in a.day.iter().enumerate() {
-            if let Ok(i) = days.binary_search(d) {
-                on[i].push(s);
-            }
-        }
+        let (mine, internal) = fixture_bits(cand, a);
+        let (days, on) = slots_by_day(&a.day);
         let last_day = cand
             .by_fixture
             .iter()
@@ -395,38 +427,31 @@ impl<'a> Search<'a> {
             least_dev: Vec::new(),
             caps: Vec::new(),
             twins: Twins::none(cand),
-            avoids: league
-                .teams
-                .iter()
-                .map(|team| {
-                    (0..a.days)
-                        .map(|d| {
-                            let date = league.start + chrono::Days::new(d as u64);
-                            match team.avoid.contains(&date) {
-                                true => w.avoid,
-                                false => 0.0,
-                            }
-                        })
-                        .collect()
-                })
-                .collect(),
+            avoids: avoid_by_day(league, w, a.days),
         };
         // First with no cap, for the least the season costs beside its spread; then the
         // levels up to the worst spread the best schedule known leaves room for.
         s.caps = vec![1.0];
         s.rest = (0..teams).map(|t| s.rest_of(t)).collect();
-        let mut least = 0.0;
-        for t in (0..teams).filter(|&t| s.n[t] > 0) {
-            let mut part = [0.0];
-            let before = s.a.first[t] - 1;
-            s.team_rest(t, 0, before, before, 0, &mut part);
-            least += part[0];
-        }
+        let least = s.least_rest();
         s.caps = s.levels(least);
         s.rest = (0..teams).map(|t| s.rest_of(t)).collect();
         s.least_dev = (0..teams).map(|t| s.least_dev_of(t)).collect();
         s.twins = Twins::new(league, cand, a, &s.n);
         s
+    }
+
+    /// The least cost of the teams' rests, each on its own.
+    fn least_rest(&mut self) -> f64 {
+        let teams = self.teams;
+        let mut least = 0.0;
+        for t in (0..teams).filter(|&t| self.n[t] > 0) {
+            let mut part = [0.0];
+            let before = self.a.first[t] - 1;
+            self.team_rest(t, 0, before, before, 0, &mut part);
+            least += part[0];
+        }
+        least
     }
 
     /// The state's form under swap `m` (`Twins`).

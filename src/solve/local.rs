@@ -144,6 +144,66 @@ pub(crate) struct Anneal<'a> {
     guide: f64,
 }
 
+/// Per slot: the avoid-dates cost of its teams.
+fn avoid_costs(league: &League, cand: &Candidates, w: &Weights) -> Vec<f64> {
+    cand.slots
+        .iter()
+        .map(|s| {
+            let hits = [s.home, s.away]
+                .iter()
+                .filter(|&&t| league.teams[t].avoid.contains(&s.date))
+                .count();
+            w.avoid * hits as f64
+        })
+        .collect()
+}
+
+/// Per fixture: (day, home, slot) of its slots, sorted.
+fn slots_by_day(cand: &Candidates, day: &[i32]) -> Vec<Vec<(i32, usize, usize)>> {
+    cand.by_fixture
+        .iter()
+        .map(|ss| {
+            let mut v: Vec<(i32, usize, usize)> = ss
+                .iter()
+                .map(|&s| (day[s], cand.slots[s].home, s))
+                .collect();
+            v.sort();
+            v
+        })
+        .collect()
+}
+
+/// Per team: its first possible day, its home matches allowed (lo, hi), and the first day of
+/// its winter break with its fair share of matches before it.
+#[allow(clippy::type_complexity)]
+fn team_tables(
+    league: &League,
+    cand: &Candidates,
+) -> (Vec<i32>, Vec<(i32, i32)>, Vec<Option<(i32, f64)>>) {
+    let home_range = cand
+        .fixtures_of
+        .iter()
+        .enumerate()
+        .map(|(t, _)| {
+            let (lo, hi) = cand.home_range(league, t);
+            (lo as i32, hi as i32)
+        })
+        .collect();
+    let first = league
+        .teams
+        .iter()
+        .map(|t| (t.start.max(league.start) - league.start).num_days() as i32)
+        .collect();
+    let winter = (0..league.teams.len())
+        .map(|t| {
+            let n = cand.fixtures_of[t].len() as f64;
+            winter_share(league, t, n)
+                .map(|(from, fair)| ((from - league.start).num_days() as i32, fair))
+        })
+        .collect();
+    (first, home_range, winter)
+}
+
 impl<'a> Anneal<'a> {
     /// `cur[f]` is fixture f's slot in a valid schedule.
     pub(crate) fn new(
@@ -158,29 +218,8 @@ impl<'a> Anneal<'a> {
             .iter()
             .map(|s| (s.date - league.start).num_days() as i32)
             .collect();
-        let avoid: Vec<f64> = cand
-            .slots
-            .iter()
-            .map(|s| {
-                let hits = [s.home, s.away]
-                    .iter()
-                    .filter(|&&t| league.teams[t].avoid.contains(&s.date))
-                    .count();
-                w.avoid * hits as f64
-            })
-            .collect();
-        let slots_of: Vec<Vec<(i32, usize, usize)>> = cand
-            .by_fixture
-            .iter()
-            .map(|ss| {
-                let mut v: Vec<(i32, usize, usize)> = ss
-                    .iter()
-                    .map(|&s| (day[s], cand.slots[s].home, s))
-                    .collect();
-                v.sort();
-                v
-            })
-            .collect();
+        let avoid = avoid_costs(league, cand, w);
+        let slots_of = slots_by_day(cand, &day);
         let internal = (0..cand.fixtures.len())
             .map(|f| cand.is_internal(league, f))
             .collect();
@@ -191,27 +230,7 @@ impl<'a> Anneal<'a> {
             .collect();
         let share = |day: usize| (day as f64 / days as f64).clamp(0.0, 1.0);
         let elapsed = (0..days).map(|d| (share(d + 1), share(d))).collect();
-        let home_range = cand
-            .fixtures_of
-            .iter()
-            .enumerate()
-            .map(|(t, _)| {
-                let (lo, hi) = cand.home_range(league, t);
-                (lo as i32, hi as i32)
-            })
-            .collect();
-        let first = league
-            .teams
-            .iter()
-            .map(|t| (t.start.max(league.start) - league.start).num_days() as i32)
-            .collect();
-        let winter = (0..league.teams.len())
-            .map(|t| {
-                let n = cand.fixtures_of[t].len() as f64;
-                winter_share(league, t, n)
-                    .map(|(from, fair)| ((from - league.start).num_days() as i32, fair))
-            })
-            .collect();
+        let (first, home_range, winter) = team_tables(league, cand);
         let cap = capacities(league, days);
         let at = cand
             .slots

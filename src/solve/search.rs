@@ -322,36 +322,9 @@ impl<'a> Search<'a> {
             let free: Vec<bool> = (0..cand.fixtures.len())
                 .map(|f| cur[f] == usize::MAX || frees(f))
                 .collect();
-            let placeholder: Vec<usize> = cur
-                .iter()
-                .map(|&s| if s == usize::MAX { 0 } else { s })
-                .collect();
-            let (sub, map) = cand.restricted(&free, &placeholder);
-            let start = warm_start(cand, &map, &cur);
-            // The quality terms of the teams whose fixtures are free: the others' are constant.
-            let freed: Vec<usize> = (0..cand.fixtures.len()).filter(|&f| free[f]).collect();
-            let teams = teams_of(&freed);
-            let run = run_once(
-                league,
-                &sub,
-                self.opts,
-                self.budget.started,
-                &RunSpec {
-                    start: Some(&start),
-                    teams: Some(Focus {
-                        teams: &teams,
-                        spread_floor: 0.0,
-                    }),
-                    ..self.spec(&self.weights, self.budget.left().min(10.0))
-                },
-            )?;
-            let (Some(ch), RunStatus::Optimal) = (&run.chosen, run.status) else {
+            let Some((next, run)) = self.repair_run(&cur, &free, &teams_of)? else {
                 continue;
             };
-            let mut next = cur.clone();
-            for &s in ch {
-                next[cand.slots[map[s]].fixture] = map[s];
-            }
             let moved = (0..cand.fixtures.len())
                 .filter(|&f| next[f] != cur[f])
                 .count();
@@ -366,16 +339,13 @@ impl<'a> Search<'a> {
                     self.budget.elapsed()
                 )
             });
-            let repaired = Run {
-                seed: self.seed,
-                status: RunStatus::Feasible,
-                objective: priced.objective(),
-                bound: f64::NEG_INFINITY,
-                seconds: self.budget.elapsed(),
-                chosen: Some(next),
-                columns: run.columns,
-                rows: run.rows,
-            };
+            let repaired = self.ours(
+                &next,
+                RunStatus::Feasible,
+                priced.objective(),
+                f64::NEG_INFINITY,
+                (run.columns, run.rows),
+            );
             return Ok(Some(Found {
                 first: repaired.clone(),
                 best: Some(repaired),
@@ -383,6 +353,48 @@ impl<'a> Search<'a> {
             }));
         }
         Ok(None)
+    }
+
+    /// One level of a repair: the model with the `free` fixtures free and the others pinned to
+    /// `cur`, solved to optimality; the new slot of every fixture, and the run.
+    fn repair_run(
+        &self,
+        cur: &[usize],
+        free: &[bool],
+        teams_of: &dyn Fn(&[usize]) -> Vec<bool>,
+    ) -> Result<Option<(Vec<usize>, Run)>, SolveError> {
+        let (league, cand) = (self.league, self.cand);
+        let placeholder: Vec<usize> = cur
+            .iter()
+            .map(|&s| if s == usize::MAX { 0 } else { s })
+            .collect();
+        let (sub, map) = cand.restricted(&free, &placeholder);
+        let start = warm_start(cand, &map, &cur);
+        // The quality terms of the teams whose fixtures are free: the others' are constant.
+        let freed: Vec<usize> = (0..cand.fixtures.len()).filter(|&f| free[f]).collect();
+        let teams = teams_of(&freed);
+        let run = run_once(
+            league,
+            &sub,
+            self.opts,
+            self.budget.started,
+            &RunSpec {
+                start: Some(&start),
+                teams: Some(Focus {
+                    teams: &teams,
+                    spread_floor: 0.0,
+                }),
+                ..self.spec(&self.weights, self.budget.left().min(10.0))
+            },
+        )?;
+        let (Some(ch), RunStatus::Optimal) = (&run.chosen, run.status) else {
+            return Ok(None);
+        };
+        let mut next = cur.to_vec();
+        for &s in ch {
+            next[cand.slots[map[s]].fixture] = map[s];
+        }
+        Ok(Some((next, run)))
     }
 
     /// Phase 1: a valid schedule from the model of the rules alone, started from the current
@@ -752,16 +764,13 @@ impl<'a> Search<'a> {
                     self.budget.elapsed()
                 )
             });
-            return Ok(Run {
-                seed: self.seed,
-                status: RunStatus::Feasible,
-                objective: cur_obj,
-                bound: f64::NEG_INFINITY,
-                seconds: self.budget.elapsed(),
-                chosen: Some(cur.to_vec()),
-                columns,
-                rows: 0,
-            });
+            return Ok(self.ours(
+                cur,
+                RunStatus::Feasible,
+                cur_obj,
+                f64::NEG_INFINITY,
+                (columns, 0),
+            ));
         }
         let start = self.start_of(cur);
         let full = run_once(
@@ -791,19 +800,32 @@ impl<'a> Search<'a> {
         if full.chosen.is_some() && full.objective <= cur_obj + 1e-6 {
             return Ok(full);
         }
-        Ok(Run {
+        let status = match full.status {
+            RunStatus::Optimal | RunStatus::Infeasible => RunStatus::Feasible,
+            s => s,
+        };
+        Ok(self.ours(cur, status, cur_obj, full.bound, (full.columns, full.rows)))
+    }
+
+    /// A run that found schedule `cur` (with the model's size it came from).
+    fn ours(
+        &self,
+        cur: &[usize],
+        status: RunStatus,
+        objective: f64,
+        bound: f64,
+        (columns, rows): (usize, usize),
+    ) -> Run {
+        Run {
             seed: self.seed,
-            status: match full.status {
-                RunStatus::Optimal | RunStatus::Infeasible => RunStatus::Feasible,
-                s => s,
-            },
-            objective: cur_obj,
-            bound: full.bound,
+            status,
+            objective,
+            bound,
             seconds: self.budget.elapsed(),
             chosen: Some(cur.to_vec()),
-            columns: full.columns,
-            rows: full.rows,
-        })
+            columns,
+            rows,
+        }
     }
 }
 

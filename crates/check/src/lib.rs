@@ -690,38 +690,37 @@ impl Checker<'_> {
     fn consecutive_weeks(&mut self, t: usize, list: &[&Row]) {
         let lg = self.league;
         let team = &lg.teams[t];
-    if let Some(k) = lg.rules.max_consecutive_weeks {
-        // Weeks run Monday to Sunday.
-        let weeks: BTreeSet<NaiveDate> = list
-            .iter()
-            .map(|r| {
-                let back =
-                    chrono::Days::new(r.date.weekday().num_days_from_monday() as u64);
-                // The earliest representable week has no Monday before it: keep the date.
-                r.date.checked_sub_days(back).unwrap_or(r.date)
-            })
-            .collect();
-        let mut run = 0;
-        let mut prev: Option<NaiveDate> = None;
-        for &w in &weeks {
-            run = match prev {
-                Some(p) if (w - p).num_days() == 7 => run + 1,
-                _ => 1,
-            };
-            prev = Some(w);
-            if run == k + 1 {
-                self.out.push(Violation {
-                    rule: "6 max_consecutive_weeks",
-                    fixture: team.name.clone(),
-                    date: Some(w),
-                    detail: format!(
-                        "plays in {} consecutive weeks up to the week of {w} (at most {k})",
-                        k + 1
-                    ),
-                });
+        if let Some(k) = lg.rules.max_consecutive_weeks {
+            // Weeks run Monday to Sunday.
+            let weeks: BTreeSet<NaiveDate> = list
+                .iter()
+                .map(|r| {
+                    let back = chrono::Days::new(r.date.weekday().num_days_from_monday() as u64);
+                    // The earliest representable week has no Monday before it: keep the date.
+                    r.date.checked_sub_days(back).unwrap_or(r.date)
+                })
+                .collect();
+            let mut run = 0;
+            let mut prev: Option<NaiveDate> = None;
+            for &w in &weeks {
+                run = match prev {
+                    Some(p) if (w - p).num_days() == 7 => run + 1,
+                    _ => 1,
+                };
+                prev = Some(w);
+                if run == k + 1 {
+                    self.out.push(Violation {
+                        rule: "6 max_consecutive_weeks",
+                        fixture: team.name.clone(),
+                        date: Some(w),
+                        detail: format!(
+                            "plays in {} consecutive weeks up to the week of {w} (at most {k})",
+                            k + 1
+                        ),
+                    });
+                }
             }
         }
-    }
     }
 
     /// Rule 8: team `t`'s matches against its own club by `latest_internal_date`, and before
@@ -729,38 +728,37 @@ impl Checker<'_> {
     fn club_first(&mut self, t: usize, list: &[&Row]) {
         let lg = self.league;
         let team = &lg.teams[t];
-    let internal = |r: &&&Row| lg.teams[r.home].club == lg.teams[r.away].club;
-    if let Some(li) = lg.rules.latest_internal_date {
-        for r in list.iter().filter(internal) {
-            if r.home == t && r.date > li {
-                self.push(
-                    "8 latest_internal_date",
-                    r,
-                    format!("a fixture between two teams of one club after {li}"),
-                );
-            }
-        }
-    }
-    if lg.rules.same_club_first {
-        let same_div_internal = |r: &&&Row| {
-            internal(r) && lg.teams[r.home].division == lg.teams[r.away].division
-        };
-        let last_internal = list.iter().filter(same_div_internal).map(|r| r.date).max();
-        if let Some(last) = last_internal {
-            for r in list.iter().filter(|r| !same_div_internal(r)) {
-                if r.date <= last {
+        let internal = |r: &&&Row| lg.teams[r.home].club == lg.teams[r.away].club;
+        if let Some(li) = lg.rules.latest_internal_date {
+            for r in list.iter().filter(internal) {
+                if r.home == t && r.date > li {
                     self.push(
-                        "8 same_club_first",
+                        "8 latest_internal_date",
                         r,
-                        format!(
-                            "{} plays this before its last match against its own club ({last})",
-                            team.name
-                        ),
+                        format!("a fixture between two teams of one club after {li}"),
                     );
                 }
             }
         }
-    }
+        if lg.rules.same_club_first {
+            let same_div_internal =
+                |r: &&&Row| internal(r) && lg.teams[r.home].division == lg.teams[r.away].division;
+            let last_internal = list.iter().filter(same_div_internal).map(|r| r.date).max();
+            if let Some(last) = last_internal {
+                for r in list.iter().filter(|r| !same_div_internal(r)) {
+                    if r.date <= last {
+                        self.push(
+                            "8 same_club_first",
+                            r,
+                            format!(
+                                "{} plays this before its last match against its own club ({last})",
+                                team.name
+                            ),
+                        );
+                    }
+                }
+            }
+        }
     }
 
     /// Rule 7: venue capacity per date (a closed venue is rule 3's, reported per fixture).

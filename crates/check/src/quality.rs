@@ -194,10 +194,7 @@ fn busiest_venue_night(league: &League, rows: &[Row]) -> Option<(usize, String, 
             .or_default() += 1;
     }
     for ((v, d), n) in load {
-        if busiest
-            .as_ref()
-            .is_none_or(|(m, _, _)| n > *m)
-        {
+        if busiest.as_ref().is_none_or(|(m, _, _)| n > *m) {
             busiest = Some((n, league.venues[v].name.clone(), d));
         }
     }
