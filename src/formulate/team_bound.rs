@@ -714,105 +714,43 @@ impl<'a> Dp<'a> {
 pub(crate) mod tests {
     use super::*;
     use crate::formulate::candidates;
+    use crate::model::testing::Lg;
     use crate::model::{parse_league, Rerun};
 
     /// Three teams, each hosting the others (four matches a team) in ten weeks with a two-week
     /// break, a late starter, an avoided date and unavailable dates; waits over 14 days cost.
-    const LEAGUE: &str = r#"
-name = "Bound test"
-start = 2026-10-05
-end = 2026-12-13
-closed = [{ from = 2026-11-16, to = 2026-11-29 }]
-
-[rules]
-min_days_between = 3
-
-[weights]
-long_rest_days = 14
-short_rest_days = 6
-
-[[venue]]
-name = "Hall"
-capacity = 3
-
-[[club]]
-name = "A"
-venue = "Hall"
-nights = ["Mon", "Thu"]
-
-[[club]]
-name = "B"
-venue = "Hall"
-nights = ["Tue"]
-
-[[club]]
-name = "C"
-venue = "Hall"
-nights = ["Wed"]
-start = 2026-10-14
-
-[[division]]
-name = "D"
-format = "double"
-
-[[team]]
-name = "A1"
-club = "A"
-division = "D"
-avoid = [2026-10-08, 2026-10-13]
-
-[[team]]
-name = "B1"
-club = "B"
-division = "D"
-unavailable = [2026-10-06, 2026-10-20]
-
-[[team]]
-name = "C1"
-club = "C"
-division = "D"
-"#;
+    fn bound_test() -> String {
+        Lg::named("Bound test", "2026-10-05", "2026-12-13")
+            .top("closed = [{ from = 2026-11-16, to = 2026-11-29 }]")
+            .rule("min_days_between = 3")
+            .rule("same_club_first = true")
+            .weight("long_rest_days = 14")
+            .weight("short_rest_days = 6")
+            .venue("Hall", "capacity = 3")
+            .club_at("A", "Hall", r#"["Mon", "Thu"]"#, "")
+            .club_at("B", "Hall", r#"["Tue"]"#, "")
+            .club_at("C", "Hall", r#"["Wed"]"#, "start = 2026-10-14")
+            .division("D", "double")
+            .team("A1", "A", "D", "avoid = [2026-10-08, 2026-10-13]")
+            .team("B1", "B", "D", "unavailable = [2026-10-06, 2026-10-20]")
+            .team("C1", "C", "D", "")
+            .toml()
+    }
 
     /// Three teams, one club night, a short season with waits over 21 days costing.
-    pub(crate) const THREE: &str = r#"
-name = "Three on one night"
-start = 2026-10-01
-end = 2026-12-23
-
-[rules]
-min_days_between = 7
-
-[weights]
-long_rest_days = 21
-
-[[venue]]
-name = "Hall"
-capacity = 3
-
-[[club]]
-name = "A"
-venue = "Hall"
-nights = ["Thu"]
-
-[[division]]
-name = "D"
-format = "single"
-
-[[team]]
-name = "A1"
-club = "A"
-division = "D"
-
-[[team]]
-name = "A2"
-club = "A"
-division = "D"
-
-[[team]]
-name = "A3"
-club = "A"
-division = "D"
-"#;
+    pub(crate) fn three() -> String {
+        Lg::named("Three on one night", "2026-10-01", "2026-12-23")
+            .rule("min_days_between = 7")
+            .rule("same_club_first = true")
+            .weight("long_rest_days = 21")
+            .venue("Hall", "capacity = 3")
+            .club_at("A", "Hall", r#"["Thu"]"#, "")
+            .division("D", "single")
+            .team("A1", "A", "D", "")
+            .team("A2", "A", "D", "")
+            .team("A3", "A", "D", "")
+            .toml()
+    }
 
     /// The team's own costs of playing on `days` (days of the season), counted straight from
     /// the weights' definitions, day by day: the oracle the programme must agree with.
@@ -876,7 +814,7 @@ division = "D"
 
     #[test]
     fn least_costs_agree_with_every_season_counted_by_hand() {
-        let league = parse_league(LEAGUE, "bound.toml").unwrap();
+        let league = parse_league(&bound_test(), "bound.toml").unwrap();
         let cand = candidates(&league, &Rerun::default());
         let w = league.weights;
         let least = least(&league, &cand, &w).unwrap();
@@ -919,7 +857,7 @@ division = "D"
     #[test]
     fn breaks_priced_by_side_agree_with_every_season_counted_by_hand() {
         use chrono::Datelike;
-        let league = parse_league(LEAGUE, "bound.toml").unwrap();
+        let league = parse_league(&bound_test(), "bound.toml").unwrap();
         let cand = candidates(&league, &Rerun::default());
         let w = league.weights;
         let season = Season::new(&league);
@@ -961,7 +899,7 @@ division = "D"
 
     /// The three-team league, its candidates and its optimum, proven by `solve` at `--gap 0`.
     fn three_solved() -> (League, Candidates, f64) {
-        let league = parse_league(THREE, "three.toml").unwrap();
+        let league = parse_league(&three(), "three.toml").unwrap();
         let cand = candidates(&league, &Rerun::default());
         let opts = crate::solve::Options {
             time_limit: 60.0,
@@ -978,11 +916,14 @@ division = "D"
     /// The venues' rows: with the hall holding one match a night, at most one of the three
     /// teams hosts on a Thursday. The rows are there, and the bound with them stays under the
     /// least of every valid schedule (each checked and priced by the independent checker),
-    /// as in the two-club league of `SAME_CLUB`, whose halls hold one match each.
+    /// as in the two-club league of `same_club`, whose halls hold one match each.
     #[test]
     fn venue_rows_keep_the_bound_under_every_schedule() {
         let far = std::time::Instant::now() + std::time::Duration::from_secs(60);
-        for (toml, from, to) in [(THREE, "capacity = 3", "capacity = 1"), (SAME_CLUB, "", "")] {
+        for (toml, from, to) in [
+            (three(), "capacity = 3", "capacity = 1"),
+            (same_club(), "", ""),
+        ] {
             let league = parse_league(&toml.replacen(from, to, 1), "venues.toml").unwrap();
             let cand = candidates(&league, &Rerun::default());
             let w = league.weights;
@@ -1149,56 +1090,24 @@ division = "D"
     /// Two teams of one club and a third, `same_club_first`: Hall A is closed until 22
     /// October, so A1 v A2, which must come first for both, cannot be early, while their
     /// matches away at B could. Waits over 14 days cost.
-    const SAME_CLUB: &str = r#"
-name = "Same club first"
-start = 2026-10-01
-end = 2026-11-12
-
-[rules]
-min_days_between = 3
-same_club_first = true
-
-[weights]
-long_rest_days = 14
-
-[[venue]]
-name = "Hall A"
-capacity = 1
-closed = [{ from = 2026-10-01, to = 2026-10-21 }]
-
-[[venue]]
-name = "Hall B"
-capacity = 1
-
-[[club]]
-name = "A"
-venue = "Hall A"
-nights = ["Thu"]
-
-[[club]]
-name = "B"
-venue = "Hall B"
-nights = ["Tue"]
-
-[[division]]
-name = "D"
-format = "single"
-
-[[team]]
-name = "A1"
-club = "A"
-division = "D"
-
-[[team]]
-name = "A2"
-club = "A"
-division = "D"
-
-[[team]]
-name = "B1"
-club = "B"
-division = "D"
-"#;
+    fn same_club() -> String {
+        Lg::named("Same club first", "2026-10-01", "2026-11-12")
+            .rule("min_days_between = 3")
+            .rule("same_club_first = true")
+            .weight("long_rest_days = 14")
+            .venue(
+                "Hall A",
+                "capacity = 1\nclosed = [{ from = 2026-10-01, to = 2026-10-21 }]",
+            )
+            .venue("Hall B", "capacity = 1")
+            .club_at("A", "Hall A", r#"["Thu"]"#, "")
+            .club_at("B", "Hall B", r#"["Tue"]"#, "")
+            .division("D", "single")
+            .team("A1", "A", "D", "")
+            .team("A2", "A", "D", "")
+            .team("B1", "B", "D", "")
+            .toml()
+    }
 
     /// Under `same_club_first` each team's least costs count only seasons with its own club's
     /// matches first: never above what a valid schedule gives the team (every schedule
@@ -1206,7 +1115,7 @@ division = "D"
     /// where it binds, and the coupled bound stays under the least checked objective.
     #[test]
     fn same_club_first_raises_the_least_costs_but_no_higher_than_valid_schedules() {
-        let league = parse_league(SAME_CLUB, "same-club.toml").unwrap();
+        let league = parse_league(&same_club(), "same-club.toml").unwrap();
         let cand = candidates(&league, &Rerun::default());
         let w = league.weights;
         let with = least(&league, &cand, &w).unwrap();

@@ -16,6 +16,7 @@ mod api;
 mod auth;
 mod editor;
 mod error;
+mod forms;
 mod page;
 pub mod worker;
 

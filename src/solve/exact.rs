@@ -1270,7 +1270,8 @@ mod tests {
     use super::super::Rng;
     use super::*;
     use crate::formulate::candidates;
-    use crate::formulate::team_bound::tests::{every_valid_schedule, instance, THREE};
+    use crate::formulate::team_bound::tests::{every_valid_schedule, instance, three};
+    use crate::model::testing::Lg;
     use crate::model::{parse_league, Rerun};
     use std::time::Duration;
 
@@ -1382,7 +1383,7 @@ mod tests {
 
     #[test]
     fn finds_the_least_of_every_schedule_of_three_teams() {
-        assert!(agrees_with_every_schedule(THREE) > 1000);
+        assert!(agrees_with_every_schedule(&three()) > 1000);
     }
 
     /// A three-team league with rules and weights drawn at random: one or two clubs (so
@@ -1434,53 +1435,30 @@ mod tests {
         if r.below(3) == 0 {
             (late, avoid) = (String::new(), String::new());
         }
-        format!(
-            r#"name = "Tiny {seed}"
-start = {start}
-end = {end}
-{closed}
-[rules]
-{rules}
-[weights]
-{weights}
-[[venue]]
-name = "Hall"
-capacity = {capacity}
-
-[[venue]]
-name = "Room"
-
-[[club]]
-name = "A"
-venue = "Hall"
-nights = {nights}
-{limit}
-[[club]]
-name = "B"
-venue = "Room"
-nights = ["Thu"]
-
-[[division]]
-name = "D"
-
-[[team]]
-name = "A1"
-club = "A"
-division = "D"
-{avoid}
-
-[[team]]
-name = "A2"
-club = "A"
-division = "D"
-{late}
-[[team]]
-name = "X3"
-club = "{second}"
-division = "D"
-"#,
-            capacity = 1 + r.below(2),
-        )
+        let capacity = 1 + r.below(2);
+        let mut lg = Lg::named(
+            &format!("Tiny {seed}"),
+            &start.to_string(),
+            &end.to_string(),
+        );
+        if !closed.is_empty() {
+            lg = lg.top(closed.trim());
+        }
+        for line in rules.lines() {
+            lg = lg.rule(line);
+        }
+        for line in weights.lines() {
+            lg = lg.weight(line);
+        }
+        lg.venue("Hall", &format!("capacity = {capacity}"))
+            .venue("Room", "")
+            .club_at("A", "Hall", nights, &limit)
+            .club_at("B", "Room", r#"["Thu"]"#, "")
+            .division("D", "single")
+            .team("A1", "A", "D", &avoid)
+            .team("A2", "A", "D", &late)
+            .team("X3", second, "D", "")
+            .toml()
     }
 
     /// Random three-team leagues, each against every one of its valid schedules.
@@ -1616,7 +1594,7 @@ division = "D"
     /// What it does not take: more teams than a state holds, and a deadline already past.
     #[test]
     fn gives_up_honestly() {
-        let league = parse_league(THREE, "three.toml").unwrap();
+        let league = parse_league(&three(), "three.toml").unwrap();
         let cand = candidates(&league, &Rerun::default());
         let w = league.weights;
         let all = every_valid_schedule(&league, &cand);

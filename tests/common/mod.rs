@@ -78,82 +78,8 @@ pub fn rows(csv: &str) -> Vec<(String, String, String)> {
         .collect()
 }
 
-/// Builds small league files for tests. Every club hosts every day unless told otherwise.
-pub struct Lg {
-    head: String,
-    rules: Vec<String>,
-    body: Vec<String>,
-    divisions: Vec<String>,
-}
-
-pub const ALL_NIGHTS: &str = r#"["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]"#;
-
-impl Lg {
-    /// A season from `start` to `end` (inclusive).
-    pub fn new(start: &str, end: &str) -> Self {
-        Lg {
-            head: format!("name = \"Test League\"\nstart = {start}\nend = {end}\n"),
-            rules: vec![
-                "min_days_between = 1".into(),
-                "same_club_first = false".into(),
-            ],
-            body: Vec::new(),
-            divisions: Vec::new(),
-        }
-    }
-    pub fn top(mut self, line: &str) -> Self {
-        self.head.push_str(line);
-        self.head.push('\n');
-        self
-    }
-    pub fn rule(mut self, line: &str) -> Self {
-        let key = line.split('=').next().unwrap().trim().to_string();
-        self.rules
-            .retain(|r| r.split('=').next().unwrap().trim() != key);
-        self.rules.push(line.into());
-        self
-    }
-    pub fn venue(mut self, name: &str, extra: &str) -> Self {
-        self.body
-            .push(format!("[[venue]]\nname = \"{name}\"\n{extra}\n"));
-        self
-    }
-    /// A club with its own venue of capacity 10 (named after it), hosting every day.
-    pub fn club(mut self, name: &str, extra: &str) -> Self {
-        self.body.push(format!(
-            "[[venue]]\nname = \"{name} Hall\"\ncapacity = 10\n\n[[club]]\nname = \"{name}\"\nvenue = \"{name} Hall\"\nnights = {ALL_NIGHTS}\n{extra}\n"
-        ));
-        self
-    }
-    pub fn division(mut self, name: &str, format: &str) -> Self {
-        self.divisions.push(format!(
-            "[[division]]\nname = \"{name}\"\nformat = \"{format}\"\n"
-        ));
-        self
-    }
-    pub fn team(mut self, name: &str, club: &str, division: &str, extra: &str) -> Self {
-        self.body.push(format!(
-            "[[team]]\nname = \"{name}\"\nclub = \"{club}\"\ndivision = \"{division}\"\n{extra}\n"
-        ));
-        self
-    }
-    pub fn raw(mut self, text: &str) -> Self {
-        self.body.push(text.to_string());
-        self
-    }
-    pub fn toml(&self) -> String {
-        format!(
-            "{}\n[rules]\n{}\n\n{}\n{}",
-            self.head,
-            self.rules.join("\n"),
-            self.divisions.join("\n"),
-            self.body.join("\n")
-        )
-    }
-    pub fn league(&self) -> League {
-        league(&self.toml())
-    }
-}
+#[allow(unused_imports)]
+pub use fixtures::model::testing::{Lg, ALL_NIGHTS};
 
 /// A CSV fixture list from (date, division, home, away, venue) rows.
 pub fn csv_of(rows: &[(&str, &str, &str, &str, &str)]) -> String {

@@ -8,6 +8,9 @@ mod error;
 mod list;
 mod load;
 mod raw;
+/// Small league files for tests (the `testing` feature: unit and integration tests alike).
+#[cfg(feature = "testing")]
+pub mod testing;
 
 pub use dates::{parse_iso_date, parse_list_date, parse_team_date};
 pub use error::{InputError, InputErrors, Problem};
