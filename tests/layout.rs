@@ -45,7 +45,7 @@ fn code_of(line: &str) -> String {
                 // A character literal ('x', '\n', '{'), not a lifetime ('a).
                 let rest: String = chars.clone().take(3).collect();
                 if rest.starts_with('\\') {
-                    while let Some(d) = chars.next() {
+                    for d in chars.by_ref() {
                         if d == '\'' {
                             break;
                         }

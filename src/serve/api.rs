@@ -421,7 +421,7 @@ fn busy(message: &str) -> ApiError {
     let mut r = error(StatusCode::TOO_MANY_REQUESTS, message).into_response();
     r.headers_mut()
         .insert(header::RETRY_AFTER, HeaderValue::from_static("10"));
-    ApiError::Answer(r)
+    ApiError::from(r)
 }
 
 /// The job a request's body describes: a JSON job, or a league file alone.

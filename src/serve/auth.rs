@@ -141,7 +141,7 @@ impl From<Refused> for ApiError {
                 .into_response();
                 r.headers_mut()
                     .insert(header::RETRY_AFTER, HeaderValue::from_static("900"));
-                ApiError::Answer(r)
+                ApiError::from(r)
             }
             Refused::Wrong => error(StatusCode::UNAUTHORIZED, "wrong name or password"),
             Refused::Store(e) => ApiError::Store(e),

@@ -90,7 +90,7 @@ async fn changing_owned(
         .map_err(ApiError::hide)?;
     let v = owned(app, &c.user, id).await?;
     if posted(form, "version") != v.number.to_string() {
-        return Err(ApiError::Answer(
+        return Err(ApiError::from(
             (
                 StatusCode::CONFLICT,
                 Html(forms::changed_meanwhile(id, v.number)),
@@ -103,7 +103,7 @@ async fn changing_owned(
 
 /// `GET /leagues`: the caller's leagues, a form for a new one and one to upload a league file.
 pub(crate) async fn list(State(app): State<Shared>, headers: HeaderMap) -> Answer {
-    let (user, csrf) = who(&app, &headers, ApiError::Answer(see_other("/"))).await?;
+    let (user, csrf) = who(&app, &headers, ApiError::from(see_other("/"))).await?;
     list_page(
         &app,
         &user,

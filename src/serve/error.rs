@@ -28,7 +28,7 @@ pub(crate) enum ApiError {
     Store(StoreError),
     /// An answer the handler has made itself: a redirect to the login page, a form with its
     /// errors, a 429 with `Retry-After`.
-    Answer(Response),
+    Answer(Box<Response>),
 }
 
 impl ApiError {
@@ -60,7 +60,7 @@ impl IntoResponse for ApiError {
                     message("the service failed; try again"),
                 )
             }
-            ApiError::Answer(r) => return r,
+            ApiError::Answer(r) => return *r,
         };
         (status, Json(body)).into_response()
     }
@@ -78,7 +78,7 @@ impl From<StoreError> for ApiError {
 
 impl From<Response> for ApiError {
     fn from(r: Response) -> Self {
-        ApiError::Answer(r)
+        ApiError::Answer(Box::new(r))
     }
 }
 

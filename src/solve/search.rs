@@ -368,8 +368,8 @@ impl<'a> Search<'a> {
             .iter()
             .map(|&s| if s == usize::MAX { 0 } else { s })
             .collect();
-        let (sub, map) = cand.restricted(&free, &placeholder);
-        let start = warm_start(cand, &map, &cur);
+        let (sub, map) = cand.restricted(free, &placeholder);
+        let start = warm_start(cand, &map, cur);
         // The quality terms of the teams whose fixtures are free: the others' are constant.
         let freed: Vec<usize> = (0..cand.fixtures.len()).filter(|&f| free[f]).collect();
         let teams = teams_of(&freed);
