@@ -8,7 +8,8 @@ use super::forms::{self, Calendar};
 use super::{caller, changing, not_found, Answer, ApiError, Shared};
 use crate::edit::{self, Choices, FormErrors, Place, Section, Values};
 use crate::store::{is_id, Access, User, Version};
-use axum::extract::{Form, Path, State};
+use axum::extract::{Form, FromRequestParts, Path, State};
+use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 
@@ -54,15 +55,22 @@ async fn who(
     Ok((c.user, c.csrf.unwrap_or_default()))
 }
 
-/// The league's latest version and the session's CSRF token, for the league's secretary
-/// logged in; 404 for anyone else, nobody and what does not exist alike.
-async fn secretary(
-    app: &Shared,
-    headers: &HeaderMap,
-    id: &str,
-) -> Result<(Version, String), ApiError> {
-    let (user, csrf) = who(app, headers, not_found()).await?;
-    Ok((owned(app, &user, id).await?, csrf))
+/// The league `{id}` of the URL, its latest version and the session's CSRF token, for the
+/// league's secretary logged in; 404 for anyone else, nobody and what does not exist alike.
+pub(crate) struct Secretary {
+    id: String,
+    v: Version,
+    csrf: String,
+}
+
+impl FromRequestParts<Shared> for Secretary {
+    type Rejection = ApiError;
+    async fn from_request_parts(parts: &mut Parts, app: &Shared) -> Result<Self, ApiError> {
+        let id = super::error::id_of(parts, app).await?;
+        let (user, csrf) = who(app, &parts.headers, not_found()).await?;
+        let v = owned(app, &user, &id).await?;
+        Ok(Secretary { id, v, csrf })
+    }
 }
 
 /// The league's latest version, for its secretary; else 404 (for others, and for what does
@@ -193,22 +201,12 @@ async fn start_league(
 }
 
 /// `GET /leagues/{id}`: the league's parts, each with its form; download and upload.
-pub(crate) async fn overview(
-    State(app): State<Shared>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-) -> Answer {
-    let (v, csrf) = secretary(&app, &headers, &id).await?;
-    Ok(Html(forms::overview_page(&id, &v, &csrf, &[])).into_response())
+pub(crate) async fn overview(s: Secretary) -> Answer {
+    Ok(Html(forms::overview_page(&s.id, &s.v, &s.csrf, &[])).into_response())
 }
 
 /// `GET /leagues/{id}/league.toml`: the latest league file, as stored.
-pub(crate) async fn download(
-    State(app): State<Shared>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-) -> Answer {
-    let (v, _) = secretary(&app, &headers, &id).await?;
+pub(crate) async fn download(s: Secretary) -> Answer {
     Ok((
         [
             (
@@ -220,7 +218,7 @@ pub(crate) async fn download(
                 HeaderValue::from_static("attachment; filename=\"league.toml\""),
             ),
         ],
-        v.toml,
+        s.v.toml,
     )
         .into_response())
 }
@@ -275,30 +273,22 @@ fn item_index(s: &Section, item: Option<&str>) -> Option<Option<usize>> {
 
 /// `GET /leagues/{id}/{section}`: the season, rules or goals form.
 pub(crate) async fn table_form(
-    State(app): State<Shared>,
-    Path((id, section)): Path<(String, String)>,
-    headers: HeaderMap,
+    sec: Secretary,
+    Path((_, section)): Path<(String, String)>,
 ) -> Answer {
-    show_form(&app, &headers, &id, &section, None).await
+    show_form(&sec, &section, None)
 }
 
 /// `GET /leagues/{id}/{section}/{item}`: a venue's, club's, division's or team's form.
 pub(crate) async fn item_form(
-    State(app): State<Shared>,
-    Path((id, section, item)): Path<(String, String, String)>,
-    headers: HeaderMap,
+    sec: Secretary,
+    Path((_, section, item)): Path<(String, String, String)>,
 ) -> Answer {
-    show_form(&app, &headers, &id, &section, Some(&item)).await
+    show_form(&sec, &section, Some(&item))
 }
 
-async fn show_form(
-    app: &Shared,
-    headers: &HeaderMap,
-    id: &str,
-    section: &str,
-    item: Option<&str>,
-) -> Answer {
-    let (v, csrf) = secretary(app, headers, id).await?;
+fn show_form(sec: &Secretary, section: &str, item: Option<&str>) -> Answer {
+    let (v, csrf) = (&sec.v, &sec.csrf);
     let (s, index) = target(section, item).ok_or(ApiError::NotFound)?;
     if let (Place::Array(_), Some(i)) = (s.place, index) {
         if i >= edit::items(&v.toml, s).len() {
@@ -307,9 +297,9 @@ async fn show_form(
     }
     let values = edit::values(&v.toml, s, index);
     Ok(form_page(
-        id,
-        &v,
-        &csrf,
+        &sec.id,
+        v,
+        csrf,
         s,
         item,
         &values,

@@ -106,7 +106,7 @@ impl FromRequestParts<Shared> for Writer {
 }
 
 /// The `{id}` of the URL.
-async fn id_of(parts: &mut Parts, app: &Shared) -> Result<String, ApiError> {
+pub(crate) async fn id_of(parts: &mut Parts, app: &Shared) -> Result<String, ApiError> {
     let Path(params) = Path::<HashMap<String, String>>::from_request_parts(parts, app)
         .await
         .map_err(|_| ApiError::NotFound)?;

@@ -402,11 +402,14 @@ async fn guard(req: axum::extract::Request, next: axum::middleware::Next) -> Res
     let method = req.method().clone();
     let path = logged_path(req.uri().path());
     let start = std::time::Instant::now();
-    let r = match tokio::time::timeout(
-        std::time::Duration::from_secs(REQUEST_SECONDS),
-        next.run(req),
-    )
-    .await
+    let answer = async {
+        match buffered(req).await {
+            Ok(req) => next.run(req).await,
+            Err(r) => r,
+        }
+    };
+    let r = match tokio::time::timeout(std::time::Duration::from_secs(REQUEST_SECONDS), answer)
+        .await
     {
         Ok(r) => r,
         Err(_) => error(StatusCode::REQUEST_TIMEOUT, "the request took too long").into_response(),
@@ -432,6 +435,24 @@ async fn guard(req: axum::extract::Request, next: axum::middleware::Next) -> Res
         start.elapsed().as_millis()
     );
     r
+}
+
+/// The request with its whole body read (at most `MAX_BODY`) before it is routed, so that a
+/// refusal (nobody logged in, another account's league) reaches a client still sending its
+/// upload as an answer, not as a connection closed under it.
+async fn buffered(req: axum::extract::Request) -> Result<axum::extract::Request, Response> {
+    let (parts, body) = req.into_parts();
+    match axum::body::to_bytes(body, MAX_BODY).await {
+        Ok(bytes) => Ok(axum::extract::Request::from_parts(
+            parts,
+            axum::body::Body::from(bytes),
+        )),
+        Err(_) => Err(error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "the request's body is over 4 MiB, or did not arrive whole",
+        )
+        .into_response()),
+    }
 }
 
 /// An error answered in plain text (axum's own, for a body or path it cannot read) as JSON,

@@ -363,30 +363,22 @@ impl<'a> Search<'a> {
         free: &[bool],
         teams_of: &dyn Fn(&[usize]) -> Vec<bool>,
     ) -> Result<Option<(Vec<usize>, Run)>, SolveError> {
-        let (league, cand) = (self.league, self.cand);
+        let cand = self.cand;
         let placeholder: Vec<usize> = cur
             .iter()
             .map(|&s| if s == usize::MAX { 0 } else { s })
             .collect();
-        let (sub, map) = cand.restricted(free, &placeholder);
-        let start = warm_start(cand, &map, cur);
         // The quality terms of the teams whose fixtures are free: the others' are constant.
         let freed: Vec<usize> = (0..cand.fixtures.len()).filter(|&f| free[f]).collect();
         let teams = teams_of(&freed);
-        let run = run_once(
-            league,
-            &sub,
-            self.opts,
-            self.budget.started,
-            &RunSpec {
-                start: Some(&start),
-                teams: Some(Focus {
-                    teams: &teams,
-                    spread_floor: 0.0,
-                }),
-                ..self.spec(&self.weights, self.budget.left().min(10.0))
-            },
-        )?;
+        let spec = RunSpec {
+            teams: Some(Focus {
+                teams: &teams,
+                spread_floor: 0.0,
+            }),
+            ..self.spec(&self.weights, self.budget.left().min(10.0))
+        };
+        let (run, map) = self.run_restricted(free, &placeholder, cur, spec)?;
         let (Some(ch), RunStatus::Optimal) = (&run.chosen, run.status) else {
             return Ok(None);
         };
@@ -395,6 +387,26 @@ impl<'a> Search<'a> {
             next[cand.slots[map[s]].fixture] = map[s];
         }
         Ok(Some((next, run)))
+    }
+
+    /// The model with the `free` fixtures free and the others pinned to their slots in
+    /// `pinned`, started from `cur` and run by `spec`; the run, and each of its slots' index in
+    /// `cand`.
+    fn run_restricted(
+        &self,
+        free: &[bool],
+        pinned: &[usize],
+        cur: &[usize],
+        spec: RunSpec<'_>,
+    ) -> Result<(Run, Vec<usize>), SolveError> {
+        let (sub, map) = self.cand.restricted(free, pinned);
+        let start = warm_start(self.cand, &map, cur);
+        let spec = RunSpec {
+            start: Some(&start),
+            ..spec
+        };
+        let run = run_once(self.league, &sub, self.opts, self.budget.started, &spec)?;
+        Ok((run, map))
     }
 
     /// Phase 1: a valid schedule from the model of the rules alone, started from the current
@@ -683,24 +695,16 @@ impl<'a> Search<'a> {
             .filter(|&t| !touched[t])
             .map(|t| now.spreads()[t])
             .fold(0.0, f64::max);
-        let (sub, map) = cand.restricted(free, cur);
-        let start = warm_start(cand, &map, cur);
-        let run = run_once(
-            league,
-            &sub,
-            self.opts,
-            self.budget.started,
-            &RunSpec {
-                seed,
-                max_nodes: Some(MOVE_NODES),
-                start: Some(&start),
-                teams: Some(Focus {
-                    teams: &touched,
-                    spread_floor,
-                }),
-                ..self.spec(&self.weights, seconds)
-            },
-        )?;
+        let spec = RunSpec {
+            seed,
+            max_nodes: Some(MOVE_NODES),
+            teams: Some(Focus {
+                teams: &touched,
+                spread_floor,
+            }),
+            ..self.spec(&self.weights, seconds)
+        };
+        let (run, map) = self.run_restricted(free, cur, cur, spec)?;
         let Some(ch) = &run.chosen else {
             return Ok(None);
         };
