@@ -358,17 +358,32 @@ pub const BASE_MIB: u64 = 512;
 /// Whether a league fits a solve within `memory_mib` MiB: the number of its candidate slots
 /// (counted no further than the budget allows), or why it does not fit, in words a secretary
 /// can act on.
-pub fn fits(league: &League, memory_mib: u64) -> Result<usize, String> {
+pub fn fits(league: &League, memory_mib: u64) -> Result<usize, TooLarge> {
     let limit =
         (memory_mib.saturating_sub(BASE_MIB).saturating_mul(1 << 20) / BYTES_PER_SLOT) as usize;
     let n = crate::formulate::count_slots(league, &Rerun::default(), limit);
     if n <= limit {
         return Ok(n);
     }
-    Err(format!(
-        "this league is too large to solve here: its {} fixtures have more than {limit} \
-         possible dates between them, which would need more than the {memory_mib} MiB a solve \
-         may use; shorten the season, play on fewer nights, or split the largest division",
-        league.fixtures().len()
-    ))
+    Err(TooLarge {
+        fixtures: league.fixtures().len(),
+        limit,
+        memory_mib,
+    })
+}
+
+/// A league whose solve would not fit a worker's memory (`fits`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "this league is too large to solve here: its {fixtures} fixtures have more than {limit} \
+     possible dates between them, which would need more than the {memory_mib} MiB a solve \
+     may use; shorten the season, play on fewer nights, or split the largest division"
+)]
+pub struct TooLarge {
+    /// The league's fixtures.
+    pub fixtures: usize,
+    /// The most candidate (fixture, home, date) slots a solve may have.
+    pub limit: usize,
+    /// The memory a solve may use.
+    pub memory_mib: u64,
 }

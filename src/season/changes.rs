@@ -174,11 +174,15 @@ pub fn judge(
 
 /// The league file's text with the fixture `home v away` `[[fixed]]` on `date` (any earlier
 /// `[[fixed]]` entry for the pair removed), comments and layout kept.
-pub fn fixed_toml(text: &str, home: &str, away: &str, date: NaiveDate) -> Result<String, String> {
+pub fn fixed_toml(
+    text: &str,
+    home: &str,
+    away: &str,
+    date: NaiveDate,
+) -> Result<String, toml_edit::TomlError> {
+    use chrono::Datelike;
     use toml_edit::{value, ArrayOfTables, DocumentMut, Item, Table};
-    let mut doc: DocumentMut = text
-        .parse()
-        .map_err(|e: toml_edit::TomlError| e.to_string())?;
+    let mut doc: DocumentMut = text.parse()?;
     let same = |t: &Table| {
         let (h, a) = (
             t.get("home").and_then(|v| v.as_str()).unwrap_or(""),
@@ -189,11 +193,15 @@ pub fn fixed_toml(text: &str, home: &str, away: &str, date: NaiveDate) -> Result
     let mut entry = Table::new();
     entry["home"] = value(home);
     entry["away"] = value(away);
-    entry["date"] = value(
-        date.to_string()
-            .parse::<toml_edit::Datetime>()
-            .map_err(|e| e.to_string())?,
-    );
+    entry["date"] = value(toml_edit::Datetime {
+        date: Some(toml_edit::Date {
+            year: date.year() as u16,
+            month: date.month() as u8,
+            day: date.day() as u8,
+        }),
+        time: None,
+        offset: None,
+    });
     match doc
         .get_mut("fixed")
         .and_then(|f| f.as_array_of_tables_mut())

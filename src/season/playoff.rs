@@ -58,6 +58,37 @@ fn dates_for(
     open_dates(league, list, home, away, host, after + Days::new(1), to)
 }
 
+/// Why there is no play-off, or no replay.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlayOffError {
+    /// The same team named twice.
+    #[error("a play-off needs two teams")]
+    OneTeam,
+    /// Teams of two divisions.
+    #[error("{0} and {1} are in different divisions")]
+    Divisions(String, String),
+    /// No date in the weeks after the season.
+    #[error(
+        "no date up to {AFTER_END_DAYS} days after the season on which {home} can host {away}"
+    )]
+    NoDate {
+        /// The host.
+        home: String,
+        /// The visitors.
+        away: String,
+    },
+    /// A replay asked for by a team that was not in the match.
+    #[error("{team} did not play {home} v {away}")]
+    NotInMatch {
+        /// The team named.
+        team: String,
+        /// The match's home team.
+        home: String,
+        /// The match's visitors.
+        away: String,
+    },
+}
+
 /// The play-off between `a` and `b` beside `list`: at `b`'s when they met once at `a`'s (and the
 /// other way round); when they have not met once, the first named is at home.
 pub fn play_off(
@@ -65,28 +96,23 @@ pub fn play_off(
     list: &FixtureList,
     a: TeamId,
     b: TeamId,
-) -> Result<PlayOff, String> {
+) -> Result<PlayOff, PlayOffError> {
     let name = |t: TeamId| league.teams[t].name.clone();
     if a == b {
-        return Err("a play-off needs two teams".into());
+        return Err(PlayOffError::OneTeam);
     }
     let division = league.teams[a].division;
     if league.teams[b].division != division {
-        return Err(format!(
-            "{} and {} are in different divisions",
-            name(a),
-            name(b)
-        ));
+        return Err(PlayOffError::Divisions(name(a), name(b)));
     }
     let (home, away, why) = play_off_venue(league, list, a, b);
     let after = last_match(list, &[a, b]).unwrap_or(league.end);
     let dates = dates_for(league, list, home, away, after);
     let Some(&first) = dates.first() else {
-        return Err(format!(
-            "no date up to {AFTER_END_DAYS} days after the season on which {} can host {}",
-            name(home),
-            name(away)
-        ));
+        return Err(PlayOffError::NoDate {
+            home: name(home),
+            away: name(away),
+        });
     };
     let with = list.clone().with_extra([Extra {
         date: first,
@@ -167,12 +193,13 @@ pub fn replay_dates(
     list: &FixtureList,
     m: &Match,
     against: TeamId,
-) -> Result<Vec<NaiveDate>, String> {
+) -> Result<Vec<NaiveDate>, PlayOffError> {
     if against != m.home && against != m.away {
-        return Err(format!(
-            "{} did not play {} v {}",
-            league.teams[against].name, league.teams[m.home].name, league.teams[m.away].name
-        ));
+        return Err(PlayOffError::NotInMatch {
+            team: league.teams[against].name.clone(),
+            home: league.teams[m.home].name.clone(),
+            away: league.teams[m.away].name.clone(),
+        });
     }
     let host = Host {
         venue: league.fixture_venue(m.home, m.away),

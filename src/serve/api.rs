@@ -25,6 +25,11 @@ fn invalid_league(e: &model::InputErrors) -> ApiError {
     )
 }
 
+/// 400 with a message.
+fn bad_request(message: String) -> ApiError {
+    ApiError::Message(StatusCode::BAD_REQUEST, message)
+}
+
 /// A league file the service stored, read again (it read when it was stored).
 fn stored_league(toml: &str) -> Result<model::League, ApiError> {
     model::parse_league(toml, "league.toml").map_err(|_| {
@@ -199,7 +204,7 @@ pub(crate) async fn delete_version(
         .store
         .delete_version(&l.id, n)
         .await?
-        .map_err(|why| error(StatusCode::CONFLICT, &why))?;
+        .map_err(|why| error(StatusCode::CONFLICT, &why.to_string()))?;
     deleted(found)
 }
 
@@ -290,15 +295,15 @@ const JOB_FIELDS: [&str; 10] = [
 
 /// Refuses a JSON job with a field it does not know (a misspelt option would otherwise be
 /// ignored without a word).
-fn known_fields(raw: &str) -> Result<(), String> {
+fn known_fields(raw: &str) -> Result<(), ApiError> {
     let value: serde_json::Value =
-        serde_json::from_str(raw).map_err(|e| format!("bad JSON job: {e}"))?;
+        serde_json::from_str(raw).map_err(|e| bad_request(format!("bad JSON job: {e}")))?;
     if let Some(o) = value.as_object() {
         if let Some(k) = o.keys().find(|k| !JOB_FIELDS.contains(&k.as_str())) {
-            return Err(format!(
+            return Err(bad_request(format!(
                 "bad JSON job: unknown field `{k}`; the fields are {}",
                 JOB_FIELDS.join(", ")
-            ));
+            )));
         }
     }
     Ok(())
@@ -317,18 +322,20 @@ struct JsonJob {
 }
 
 /// Checks a job's options against its league: a message for a 400 when they do not fit.
-fn check_spec(spec: &JobSpec, league: &model::League) -> Result<(), String> {
+fn check_spec(spec: &JobSpec, league: &model::League) -> Result<(), ApiError> {
     if spec.alternatives.is_some_and(|k| !(1..=5).contains(&k)) {
-        return Err("alternatives must be from 1 to 5".into());
+        return Err(bad_request("alternatives must be from 1 to 5".into()));
     }
     if spec.current.is_some() != spec.from.is_some() {
-        return Err(
+        return Err(bad_request(
             "rescheduling needs both `current` (the fixture list) and `from` (a date)".into(),
-        );
+        ));
     }
     if let Some(from) = &spec.from {
         if model::parse_iso_date(from).is_none() {
-            return Err(format!("from: \"{from}\" is not a date (YYYY-MM-DD)"));
+            return Err(bad_request(format!(
+                "from: \"{from}\" is not a date (YYYY-MM-DD)"
+            )));
         }
     }
     if let Some(bad) = spec
@@ -336,7 +343,7 @@ fn check_spec(spec: &JobSpec, league: &model::League) -> Result<(), String> {
         .iter()
         .find(|t| league.team_by_name(t).is_none())
     {
-        return Err(format!("withdraw: no team \"{bad}\""));
+        return Err(bad_request(format!("withdraw: no team \"{bad}\"")));
     }
     Ok(())
 }
@@ -356,7 +363,7 @@ async fn sized(app: &Shared, league: model::League) -> Result<model::League, Api
             "the league could not be sized",
         )
     })?;
-    fits.map_err(|why| error(StatusCode::UNPROCESSABLE_ENTITY, &why))?;
+    fits.map_err(|why| error(StatusCode::UNPROCESSABLE_ENTITY, &why.to_string()))?;
     Ok(league)
 }
 
@@ -441,8 +448,8 @@ fn posted_job(headers: &HeaderMap, body: &Bytes) -> Result<JsonJob, ApiError> {
             spec: JobSpec::default(),
         });
     }
-    known_fields(raw).map_err(bad)?;
-    serde_json::from_str::<JsonJob>(raw).map_err(|e| bad(format!("bad JSON job: {e}")))
+    known_fields(raw)?;
+    serde_json::from_str::<JsonJob>(raw).map_err(|e| bad_request(format!("bad JSON job: {e}")))
 }
 
 /// `POST /api/jobs`: the league file as the body, or a JSON job. Always a new job.
@@ -474,7 +481,7 @@ pub(crate) async fn submit(
             _ => return Err(ApiError::NotFound),
         }
     }
-    check_spec(&spec, &league).map_err(|m| error(StatusCode::BAD_REQUEST, &m))?;
+    check_spec(&spec, &league)?;
     let spec_text = serde_json::to_string(&spec).unwrap_or_default();
     let caps = crate::store::Caps {
         per_account: app.cfg.per_account,
@@ -1021,7 +1028,7 @@ pub(crate) async fn move_published(
         .map_err(|_| refused(&format!("on {to} it breaks the league's rules")))?;
     let (home, away) = (&league.teams[m.home].name, &league.teams[m.away].name);
     let new_toml = changes::fixed_toml(&p.toml, home, away, to)
-        .map_err(|e| error(StatusCode::INTERNAL_SERVER_ERROR, &e))?;
+        .map_err(|e| error(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()))?;
     let diff = crate::season::reschedule::diff_csv(
         &moved.league,
         &crate::season::reschedule::diff(&moved.league, list, moved.checked.list()),

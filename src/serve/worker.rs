@@ -377,7 +377,7 @@ fn execute(input: &JobInput, stop: Arc<AtomicBool>, progress: Arc<Mutex<Figures>
         Err(e) => return failed(&e.to_string()),
     };
     if let Err(why) = pipeline::fits(&league, input.memory_mib) {
-        return failed(&why);
+        return failed(&why.to_string());
     }
     let spec: JobSpec = serde_json::from_str(&input.spec).unwrap_or_default();
     let opts = job_options(input.time_limit, &spec, stop, progress);

@@ -195,6 +195,16 @@ pub enum Access {
     Committee,
 }
 
+/// A league version that a publication uses, which cannot be deleted before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("version {version} is the league file of published version {publication}: delete that publication first")]
+pub struct Published {
+    /// The league version.
+    pub version: i64,
+    /// The publication's number.
+    pub publication: i64,
+}
+
 /// A league and its latest version number.
 #[derive(Debug, Clone, Serialize, sqlx::FromRow)]
 pub struct League {
@@ -957,7 +967,7 @@ impl Store {
         &self,
         league: &str,
         number: i64,
-    ) -> Result<std::result::Result<bool, String>> {
+    ) -> Result<std::result::Result<bool, Published>> {
         let Some(v) = self.version_number(league, number).await? else {
             return Ok(Ok(false));
         };
@@ -966,10 +976,10 @@ impl Store {
             .fetch_optional(&self.pool)
             .await?;
         if let Some(p) = published {
-            let n: i64 = p.try_get("number")?;
-            return Ok(Err(format!(
-                "version {number} is the league file of published version {n}: delete that publication first"
-            )));
+            return Ok(Err(Published {
+                version: number,
+                publication: p.try_get("number")?,
+            }));
         }
         sqlx::query("DELETE FROM league_versions WHERE id = $1")
             .bind(&v.id)
