@@ -180,7 +180,6 @@ pub fn fixed_toml(
     away: &str,
     date: NaiveDate,
 ) -> Result<String, toml_edit::TomlError> {
-    use chrono::Datelike;
     use toml_edit::{value, ArrayOfTables, DocumentMut, Item, Table};
     let mut doc: DocumentMut = text.parse()?;
     let same = |t: &Table| {
@@ -193,15 +192,7 @@ pub fn fixed_toml(
     let mut entry = Table::new();
     entry["home"] = value(home);
     entry["away"] = value(away);
-    entry["date"] = value(toml_edit::Datetime {
-        date: Some(toml_edit::Date {
-            year: date.year() as u16,
-            month: date.month() as u8,
-            day: date.day() as u8,
-        }),
-        time: None,
-        offset: None,
-    });
+    entry["date"] = Item::Value(crate::import::toml_date(date));
     match doc
         .get_mut("fixed")
         .and_then(|f| f.as_array_of_tables_mut())
