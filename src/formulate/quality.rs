@@ -165,9 +165,8 @@ fn team_quality(
     }
     // Whole numbers of matches force waits and uneven spreads the LP relaxation does not
     // see: the team's least cost over every season it could have is a valid row.
-    if let Some(least) = season
-        .as_ref()
-        .and_then(|season| team_bound::team_least(league, cand, w, season, t))
+    if let Some(least) =
+        season.and_then(|season| team_bound::team_least(league, cand, w, season, t))
     {
         least_rows(mip, own, z, worst, least);
     }

@@ -899,12 +899,7 @@ impl<const OWNER: bool> FromRequestParts<Shared> for PublicationOf<OWNER> {
             .await
             .map_err(|_| ApiError::NotFound)?;
         let p = public(app, &id).await?;
-        let c = if OWNER {
-            super::changing(app, &parts.headers, None).await
-        } else {
-            super::reading(app, &parts.headers).await
-        }
-        .map_err(ApiError::hide)?;
+        let c = super::error::caller_of::<OWNER>(parts, app).await?;
         super::error::league_access::<OWNER>(app, c, p.league.clone()).await?;
         let v = app
             .store

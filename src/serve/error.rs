@@ -115,7 +115,10 @@ pub(crate) async fn id_of(parts: &mut Parts, app: &Shared) -> Result<String, Api
 
 /// The caller, for a state-changing request (`WRITE`) or a reading one; nobody logged in gets
 /// 404, as for an id that does not exist.
-async fn caller_of<const WRITE: bool>(parts: &mut Parts, app: &Shared) -> Result<Caller, ApiError> {
+pub(crate) async fn caller_of<const WRITE: bool>(
+    parts: &mut Parts,
+    app: &Shared,
+) -> Result<Caller, ApiError> {
     if WRITE {
         changing(app, &parts.headers, None).await
     } else {
