@@ -1244,7 +1244,7 @@ date = 2026-10-13
         let e = apply(LEAGUE, s, Some(0), &v).unwrap_err();
         assert_eq!(
             e.fields["unavailable"],
-            vec!["team \"Lewes 1\" declares 4 unavailable dates (with its club's); the league allows at most 3"]
+            vec!["team \"Lewes 1\" declares 4 unavailable dates (home or away, with its club's); the league allows at most 3"]
         );
         assert!(e.general.is_empty(), "{e:?}");
         // An error of another part of the league goes on top, with its line.

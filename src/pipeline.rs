@@ -227,7 +227,9 @@ fn conclude(
             },
         });
     };
-    let checked = verify(league, schedule, rerun)?;
+    // A rerun's cup ties, play-offs and replays go back beside the league matches it moved.
+    let list = schedule.with_extra(rerun.extra.iter().copied());
+    let checked = verify(league, list, rerun)?;
     Ok(Solution { solved, checked })
 }
 
@@ -333,9 +335,24 @@ pub fn rerun(
     withdraw: &[TeamId],
     opts: &Options,
 ) -> Result<Rescheduled, Failure> {
-    let plan = reschedule::plan(league, current, from, withdraw);
+    rerun_planned(
+        league,
+        current,
+        reschedule::plan(league, current, from, withdraw),
+        opts,
+    )
+}
+
+/// `rerun` of a plan the caller has made (and may have added to: a season's earlier
+/// withdrawals' scratched fixtures).
+pub fn rerun_planned(
+    league: &League,
+    current: &FixtureList,
+    plan: reschedule::Plan,
+    opts: &Options,
+) -> Result<Rescheduled, Failure> {
     let opts = plan.options(opts);
-    let solved = solve::solve(&plan.league, &opts)?;
+    let solved = solve::solve(&plan.solving(), &opts)?;
     let solution = conclude(&plan.league, solved, &opts, &plan.rerun)?;
     let changes = reschedule::diff(league, current, solution.checked.list());
     Ok(Rescheduled {

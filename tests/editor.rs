@@ -300,9 +300,9 @@ fn a_league_built_with_the_forms_alone() {
     assert_eq!(code, 422);
     assert!(
         field_error(&page, "unavailable").contains(
-            "team \"Lewes 1\" declares 3 unavailable dates (with its club&#39;s); the league allows at most 2"
+            "team \"Lewes 1\" declares 3 unavailable dates (home or away, with its club&#39;s); the league allows at most 2"
         ) || field_error(&page, "unavailable").contains(
-            "team &quot;Lewes 1&quot; declares 3 unavailable dates (with its club's); the league allows at most 2"
+            "team &quot;Lewes 1&quot; declares 3 unavailable dates (home or away, with its club's); the league allows at most 2"
         ),
         "{}",
         field_error(&page, "unavailable")

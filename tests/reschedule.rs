@@ -34,7 +34,7 @@ fn rerun(
         .map(|n| edited.team_by_name(n).unwrap())
         .collect();
     let plan = reschedule::plan(edited, &rows, from.parse().unwrap(), &gone);
-    let solved = solve::solve(&plan.league, &plan.options(&quick())).unwrap();
+    let solved = solve::solve(&plan.solving(), &plan.options(&quick())).unwrap();
     assert!(
         matches!(
             solved.outcome,
@@ -211,7 +211,7 @@ fn an_agreed_change_before_publication_moves_only_itself() {
     assert_eq!(moved.len(), 1, "{new}");
     assert_eq!(moved[0].new.unwrap().2, agreed);
     assert!(
-        moved[0].reason.contains("a change the clubs agreed"),
+        moved[0].reason.contains("a change agreed"),
         "{}",
         moved[0].reason
     );

@@ -9,7 +9,8 @@ use chrono::NaiveDate;
 use common::Dir;
 use fixtures::check;
 use fixtures::model::{parse_league, Extra, ExtraKind, FixtureList, League, TeamId};
-use fixtures::season::{changes, cup, playoff};
+use fixtures::season::{changes, cup, playoff, reschedule};
+use fixtures::solve::Options;
 use std::collections::BTreeMap;
 
 const SUSSEX: &str = include_str!("../instances/sussex-2026-7.toml");
@@ -781,4 +782,143 @@ fn bad_cups_changes_and_joint_teams_are_input_errors_naming_line_and_key() {
         err.contains("hosts") && err.contains("not an opponent"),
         "{err}"
     );
+}
+
+/// Issue 44's first report: a rerun after a new unavailable date came back without the cup
+/// ties, and moved a league match to the day before one of its teams' ties.
+#[test]
+fn a_rerun_keeps_every_cup_tie_and_moves_league_matches_around_them() {
+    let (league, list) = sussex();
+    let ci = league.cup_by_name("Knock-Out Cup").unwrap();
+    let c = &league.cups[ci];
+    let ties = cup::ties(c, &cup::draw(c, 1), &mut |t| Some(t.home));
+    let (placed, _) = cup::place(&league, ci, &list, &ties);
+    assert!(
+        placed.extra.len() >= 12,
+        "{} ties placed",
+        placed.extra.len()
+    );
+    let from = date("2026-11-06");
+    // A team with a tie after `from` cannot play one of its league matches after `from`, on a
+    // date within a week of the tie: the match must move, and not onto the tie's rest days.
+    let (tie, hit) = placed
+        .extra
+        .iter()
+        .filter(|e| e.date >= from)
+        .find_map(|e| {
+            let m = list.of_team(e.home).find(|m| {
+                m.date >= from && (m.date - e.date).num_days().abs() <= 10 && m.date != e.date
+            })?;
+            Some((*e, *m))
+        })
+        .expect("a league match near a tie");
+    let mut edited = league.clone();
+    edited.teams[tie.home].unavailable.insert(hit.date);
+    let plan = reschedule::plan(&edited, &placed, from, &[]);
+    assert_eq!(plan.rerun.extra, placed.extra, "the plan keeps every tie");
+    let opts = Options {
+        time_limit: 10.0,
+        threads: 1,
+        ..Options::default()
+    };
+    let r = fixtures::pipeline::rerun(&edited, &placed, from, &[], &opts).expect("a rerun");
+    let new = r.solution.checked.list();
+    assert_eq!(new.extra, placed.extra, "every cup tie kept as it was");
+    assert!(
+        violations(&edited, new).is_empty(),
+        "{:?}",
+        violations(&edited, new)
+    );
+    let moved = new
+        .matches
+        .iter()
+        .find(|m| (m.home, m.away) == (hit.home, hit.away))
+        .unwrap();
+    assert_ne!(moved.date, hit.date);
+    let ties_unchanged = r
+        .changes
+        .iter()
+        .filter(|ch| ch.kind.is_some() && ch.status == reschedule::Status::Unchanged)
+        .count();
+    assert_eq!(
+        ties_unchanged,
+        placed.extra.len(),
+        "the diff lists every tie as unchanged"
+    );
+    // `check --current OLD --from DATE`: a list that lost the ties breaks the rerun's promise.
+    let without = FixtureList {
+        extra: Vec::new(),
+        ..new.clone()
+    };
+    let csv = without.to_csv(&edited);
+    let parsed = check::parse_fixtures(&edited, csv.as_bytes(), "lost.csv").unwrap();
+    let report = check::check_rerun(&plan.league, &parsed, &plan.rerun);
+    let lost = report
+        .violations
+        .iter()
+        .filter(|v| v.rule == "rerun keeps")
+        .count();
+    assert_eq!(lost, placed.extra.len(), "{:?}", report.violations);
+}
+
+/// A withdrawn team's cup ties from the rerun's first date on are scratched, with the reason;
+/// its earlier ties stay.
+#[test]
+fn a_withdrawal_scratches_the_teams_later_cup_ties_only() {
+    let (league, list) = sussex();
+    let ci = league.cup_by_name("Knock-Out Cup").unwrap();
+    let c = &league.cups[ci];
+    let ties = cup::ties(c, &cup::draw(c, 2), &mut |t| Some(t.home));
+    let (placed, _) = cup::place(&league, ci, &list, &ties);
+    let from = date("2027-01-11");
+    let team = placed
+        .extra
+        .iter()
+        .find(|e| e.date >= from)
+        .expect("a tie after the first date")
+        .home;
+    let plan = reschedule::plan(&league, &placed, from, &[team]);
+    for e in &placed.extra {
+        let gone = e.date >= from && (e.home == team || e.away == team);
+        assert_eq!(!gone, plan.rerun.extra.contains(e), "{e:?}");
+    }
+    let kept = FixtureList {
+        extra: plan.rerun.extra.clone(),
+        ..placed.clone()
+    };
+    let diff = reschedule::diff(&league, &placed, &kept);
+    let scratched: Vec<&reschedule::Change> = diff
+        .iter()
+        .filter(|ch| ch.kind.is_some() && ch.status == reschedule::Status::Scratched)
+        .collect();
+    assert_eq!(scratched.len(), placed.extra.len() - plan.rerun.extra.len());
+    assert!(!scratched.is_empty());
+    assert!(scratched.iter().all(|ch| ch.reason.contains("withdrew")));
+    let csv = reschedule::diff_csv(&league, &diff);
+    assert!(csv.contains("Knock-Out Cup"), "{csv}");
+}
+
+/// Rule 2.5 caps the dates a team does not wish to play on, home or away, as given on the
+/// application form; dates it gives later (`unavailable_later`) are not capped.
+#[test]
+fn the_rule_2_5_cap_counts_away_dates_and_not_later_ones() {
+    let away = SUSSEX.replace(
+        "unavailable_away = [{ from = 2026-12-01, to = 2026-12-15 }]",
+        "unavailable_away = [{ from = 2026-12-01, to = 2026-12-16 }]",
+    );
+    assert_ne!(away, SUSSEX);
+    let e = parse_league(&away, "sussex.toml").unwrap_err().to_string();
+    assert!(
+        e.contains("Eastbourne 2") && e.contains("16 unavailable dates (home or away"),
+        "{e}"
+    );
+    let later = SUSSEX.replace(
+        "name = \"Worthing 1\"\n",
+        "name = \"Worthing 1\"\nunavailable_later = [{ from = 2026-12-01, to = 2026-12-20 }]\n",
+    );
+    assert_ne!(later, SUSSEX);
+    let league = parse_league(&later, "sussex.toml").expect("later dates are not capped");
+    let w = &league.teams[league.team_by_name("Worthing 1").unwrap()];
+    assert!(w.unavailable.contains(&date("2026-12-10")));
+    assert_eq!(w.later.len(), 20);
 }

@@ -180,7 +180,7 @@ pub fn fixed_toml(
     away: &str,
     date: NaiveDate,
 ) -> Result<String, toml_edit::TomlError> {
-    use toml_edit::{value, ArrayOfTables, DocumentMut, Item, Table};
+    use toml_edit::{value, DocumentMut, Item, Table};
     let mut doc: DocumentMut = text.parse()?;
     let same = |t: &Table| {
         let (h, a) = (
@@ -193,19 +193,65 @@ pub fn fixed_toml(
     entry["home"] = value(home);
     entry["away"] = value(away);
     entry["date"] = Item::Value(crate::import::toml_date(date));
-    match doc
+    let list = tables(&mut doc, "fixed");
+    list.retain(|t| !same(t));
+    list.push(entry);
+    Ok(doc.to_string())
+}
+
+/// The document's array of tables `key` (`[[key]]`), made when it has none.
+fn tables<'a>(doc: &'a mut toml_edit::DocumentMut, key: &str) -> &'a mut toml_edit::ArrayOfTables {
+    use toml_edit::{ArrayOfTables, Item};
+    if !doc.get(key).is_some_and(Item::is_array_of_tables) {
+        doc[key] = Item::ArrayOfTables(ArrayOfTables::new());
+    }
+    // Just made an array of tables when it was anything else.
+    doc[key]
+        .as_array_of_tables_mut()
+        .expect("an array of tables")
+}
+
+/// The league file's text with the fixtures (home, away) `[[excluded]]` and no longer
+/// `[[fixed]]`: a withdrawn team's (rule 11.2), so that the league version a list records no
+/// longer asks for them.
+pub fn excluded_toml(text: &str, pairs: &[(&str, &str)]) -> Result<String, toml_edit::TomlError> {
+    use toml_edit::{value, DocumentMut, Table};
+    let mut doc: DocumentMut = text.parse()?;
+    let named = |t: &Table, key: &str| {
+        t.get(key)
+            .and_then(|v| v.as_str())
+            .unwrap_or("")
+            .to_string()
+    };
+    if let Some(fixed) = doc
         .get_mut("fixed")
         .and_then(|f| f.as_array_of_tables_mut())
     {
-        Some(list) => {
-            list.retain(|t| !same(t));
-            list.push(entry);
-        }
-        None => {
-            let mut list = ArrayOfTables::new();
-            list.push(entry);
-            doc["fixed"] = Item::ArrayOfTables(list);
-        }
+        fixed.retain(|t| !pairs.contains(&(named(t, "home").as_str(), named(t, "away").as_str())));
+    }
+    let list = tables(&mut doc, "excluded");
+    for (home, away) in pairs {
+        let mut entry = Table::new();
+        entry["home"] = value(*home);
+        entry["away"] = value(*away);
+        list.push(entry);
     }
     Ok(doc.to_string())
+}
+
+/// The league file's text with `date` among the `unavailable_later` dates of `team` (a date it
+/// gave after the fixture list went out); `None` when no `[[team]]` has that name.
+pub fn later_toml(text: &str, team: &str, date: NaiveDate) -> Option<String> {
+    use toml_edit::{Array, DocumentMut, Item, Value};
+    let mut doc: DocumentMut = text.parse().ok()?;
+    let teams = doc.get_mut("team")?.as_array_of_tables_mut()?;
+    let t = teams
+        .iter_mut()
+        .find(|t| t.get("name").and_then(|v| v.as_str()) == Some(team))?;
+    if !t.get("unavailable_later").is_some_and(Item::is_array) {
+        t["unavailable_later"] = Item::Value(Value::Array(Array::new()));
+    }
+    let dates = t["unavailable_later"].as_array_mut()?;
+    dates.push(crate::import::toml_date(date));
+    Some(doc.to_string())
 }

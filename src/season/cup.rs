@@ -176,7 +176,24 @@ pub fn place(
     list: &FixtureList,
     ties: &[Tie],
 ) -> (FixtureList, Vec<(Tie, Vec<NaiveDate>)>) {
+    place_from(league, cup_ix, list, ties, NaiveDate::MIN)
+}
+
+/// `place`, offering no date before `first` (in a season under way: after the day the ties
+/// become known, so that the home captain can offer them).
+pub fn place_from(
+    league: &League,
+    cup_ix: usize,
+    list: &FixtureList,
+    ties: &[Tie],
+    first: NaiveDate,
+) -> (FixtureList, Vec<(Tie, Vec<NaiveDate>)>) {
     let cup = &league.cups[cup_ix];
+    let offered = |base: &FixtureList, tie: &Tie| -> Vec<NaiveDate> {
+        let mut dates = offered_dates(league, cup, base, tie);
+        dates.retain(|d| *d >= first);
+        dates
+    };
     let mut out = list.clone();
     let mut offers = Vec::new();
     let rounds: Vec<usize> = {
@@ -187,8 +204,8 @@ pub fn place(
     for round in rounds {
         let base = out.clone();
         for tie in ties.iter().filter(|t| t.round == round) {
-            let dates = offered_dates(league, cup, &base, tie);
-            let still = offered_dates(league, cup, &out, tie);
+            let dates = offered(&base, tie);
+            let still = offered(&out, tie);
             if let Some(&d) = dates.iter().find(|d| still.contains(d)) {
                 out = out.with_extra([Extra {
                     date: d,

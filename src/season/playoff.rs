@@ -97,6 +97,17 @@ pub fn play_off(
     a: TeamId,
     b: TeamId,
 ) -> Result<PlayOff, PlayOffError> {
+    play_off_from(league, list, a, b, NaiveDate::MIN)
+}
+
+/// `play_off`, on no date before `first` (in a season under way: after today).
+pub fn play_off_from(
+    league: &League,
+    list: &FixtureList,
+    a: TeamId,
+    b: TeamId,
+    first: NaiveDate,
+) -> Result<PlayOff, PlayOffError> {
     let name = |t: TeamId| league.teams[t].name.clone();
     if a == b {
         return Err(PlayOffError::OneTeam);
@@ -106,7 +117,18 @@ pub fn play_off(
         return Err(PlayOffError::Divisions(name(a), name(b)));
     }
     let (home, away, why) = play_off_venue(league, list, a, b);
-    let after = last_match(list, &[a, b]).unwrap_or(league.end);
+    // Rule 12: a play-off settles a place in the table, so it follows the division's last
+    // league match (and, for rest days, the two teams' own last match of any kind).
+    let division_end = list
+        .matches
+        .iter()
+        .filter(|m| m.division == division)
+        .map(|m| m.date)
+        .max();
+    let after = division_end
+        .max(last_match(list, &[a, b]))
+        .unwrap_or(league.end)
+        .max(first.pred_opt().unwrap_or(first));
     let dates = dates_for(league, list, home, away, after);
     let Some(&first) = dates.first() else {
         return Err(PlayOffError::NoDate {

@@ -9,7 +9,9 @@
 //! which dwarfs the quality objective. The solve starts from the current schedule, so a rerun
 //! with nothing to change returns it at once.
 
-use crate::model::{Excluded, Fixed, FixtureList, Format, League, Match, Rerun, TeamId};
+use crate::model::{
+    Excluded, Extra, ExtraKind, Fixed, FixtureList, Format, League, Match, Rerun, TeamId,
+};
 use crate::solve::{Options, Steer};
 use chrono::NaiveDate;
 use std::collections::BTreeMap;
@@ -39,7 +41,7 @@ fn key(league: &League, home: TeamId, away: TeamId) -> (usize, TeamId, TeamId) {
 
 /// The rerun of `current` from `from` with the teams of `withdraw` gone.
 pub fn plan(league: &League, current: &FixtureList, from: NaiveDate, withdraw: &[TeamId]) -> Plan {
-    let current = &current.matches;
+    let (current, extra) = (&current.matches, &current.extra);
     let mut changed = league.clone();
     let mut rerun = Rerun {
         from: Some(from),
@@ -71,6 +73,12 @@ pub fn plan(league: &League, current: &FixtureList, from: NaiveDate, withdraw: &
         });
         rerun.history.push(*r);
     }
+    // Cup ties, play-offs and replays stay where they are, but a withdrawn team's from `from`.
+    rerun.extra = extra
+        .iter()
+        .filter(|e| e.date < from || !(withdraw.contains(&e.home) || withdraw.contains(&e.away)))
+        .copied()
+        .collect();
     let now: BTreeMap<(usize, TeamId, TeamId), (TeamId, NaiveDate)> = current
         .iter()
         .filter(|r| !gone(r))
@@ -90,6 +98,29 @@ pub fn plan(league: &League, current: &FixtureList, from: NaiveDate, withdraw: &
 }
 
 impl Plan {
+    /// The league the solver schedules: `league` with the kept cup ties, play-offs and replays
+    /// from `from` on as fixed matches of their teams. No league match of theirs comes within
+    /// `min_days_between` of one, and each takes its place at its venue.
+    pub fn solving(&self) -> League {
+        let mut league = self.league.clone();
+        let from = self.rerun.from.unwrap_or(league.start);
+        let rest = i64::from(league.rules.min_days_between.max(1)) - 1;
+        for e in self.rerun.extra.iter().filter(|e| e.date >= from) {
+            for t in [e.home, e.away] {
+                for d in -rest..=rest {
+                    let day = e.date + chrono::Duration::days(d);
+                    if day >= from {
+                        league.teams[t].unavailable.insert(day);
+                    }
+                }
+            }
+            let venue = &mut league.venues[e.venue(&self.league)];
+            let room = venue.capacity_on(e.date).saturating_sub(1);
+            venue.capacity_on.insert(e.date, room);
+        }
+        league
+    }
+
     /// `base` with the steer that keeps the solve close to the current schedule.
     pub fn options(&self, base: &Options) -> Options {
         Options {
@@ -133,8 +164,10 @@ impl Status {
 pub struct Change {
     /// What happened to it.
     pub status: Status,
-    /// Its division.
+    /// Its division (a cup tie's: its home team's).
     pub division: usize,
+    /// A cup tie, play-off or replay: which; `None` for a league match.
+    pub kind: Option<ExtraKind>,
     /// Before: (home, away, date), `None` when new.
     pub old: Option<(TeamId, TeamId, NaiveDate)>,
     /// After: (home, away, date), `None` when scratched.
@@ -143,17 +176,50 @@ pub struct Change {
     pub reason: String,
 }
 
+impl Change {
+    /// Its division, or its cup and round ("Knock-Out Cup Quarter-final"), play-off or replay.
+    pub fn competition(&self, league: &League) -> String {
+        match (self.kind, self.old.or(self.new)) {
+            (Some(kind), Some((home, away, date))) => {
+                let e = Extra {
+                    date,
+                    home,
+                    away,
+                    kind,
+                };
+                format!("{} {}", e.competition(league), e.round(league))
+            }
+            _ => league.divisions[self.division].name.clone(),
+        }
+    }
+}
+
 fn why_moved(
     league: &League,
+    extra: &[Extra],
     (h, a, d): (TeamId, TeamId, NaiveDate),
     new: (TeamId, TeamId, NaiveDate),
 ) -> String {
+    let rest = i64::from(league.rules.min_days_between);
+    if let Some(e) = extra.iter().find(|e| {
+        [e.home, e.away].iter().any(|t| *t == h || *t == a) && (e.date - d).num_days().abs() < rest
+    }) {
+        let team = if e.home == h || e.away == h { h } else { a };
+        return format!(
+            "{} plays a {} {} on {}",
+            league.teams[team].name,
+            e.competition(league),
+            e.round(league),
+            e.date
+        );
+    }
     let fixed_there = league
         .fixed
         .iter()
         .any(|f| f.date == new.2 && key(league, f.home, f.away) == key(league, new.0, new.1));
     if fixed_there {
-        return "fixed on its new date by the league file (a change the clubs agreed)".into();
+        return "fixed on its new date in the league file (a change agreed or a postponement)"
+            .into();
     }
     match league.playable(h, a, d) {
         Err(why) => format!(
@@ -179,6 +245,7 @@ pub fn diff(league: &League, current: &FixtureList, new: &FixtureList) -> Vec<Ch
             Some(n) if n == (r.home, r.away, r.date) => out.push(Change {
                 status: Status::Unchanged,
                 division: k.0,
+                kind: None,
                 old,
                 new: Some(n),
                 reason: String::new(),
@@ -186,13 +253,15 @@ pub fn diff(league: &League, current: &FixtureList, new: &FixtureList) -> Vec<Ch
             Some(n) => out.push(Change {
                 status: Status::Moved,
                 division: k.0,
+                kind: None,
                 old,
                 new: Some(n),
-                reason: why_moved(league, (r.home, r.away, r.date), n),
+                reason: why_moved(league, &new.extra, (r.home, r.away, r.date), n),
             }),
             None => out.push(Change {
                 status: Status::Scratched,
                 division: k.0,
+                kind: None,
                 old,
                 new: None,
                 reason: "no longer in the league's fixtures (a withdrawal or an exclusion)".into(),
@@ -203,13 +272,54 @@ pub fn diff(league: &League, current: &FixtureList, new: &FixtureList) -> Vec<Ch
         out.push(Change {
             status: Status::New,
             division: k.0,
+            kind: None,
             old: None,
             new: Some(n),
             reason: "not in the current list".into(),
         });
     }
+    diff_extra(league, &current.extra, &new.extra, &mut out);
     out.sort_by_key(|c| (c.old.or(c.new).map(|x| x.2), c.status));
     out
+}
+
+/// The diff's rows for cup ties, play-offs and replays: one of the current list is unchanged
+/// when the new list has it exactly, moved when it has the same match on another date.
+fn diff_extra(league: &League, current: &[Extra], new: &[Extra], out: &mut Vec<Change>) {
+    let mut news: Vec<Extra> = new.to_vec();
+    let change = |status, e: &Extra, old, new, reason: &str| Change {
+        status,
+        division: league.teams[e.home].division,
+        kind: Some(e.kind),
+        old,
+        new,
+        reason: reason.into(),
+    };
+    let at = |e: &Extra| Some((e.home, e.away, e.date));
+    for e in current {
+        if let Some(i) = news.iter().position(|n| n == e) {
+            news.remove(i);
+            out.push(change(Status::Unchanged, e, at(e), at(e), ""));
+        } else if let Some(i) = news
+            .iter()
+            .position(|n| (n.home, n.away, n.kind) == (e.home, e.away, e.kind))
+        {
+            let n = news.remove(i);
+            out.push(change(
+                Status::Moved,
+                e,
+                at(e),
+                at(&n),
+                "moved by agreement",
+            ));
+        } else {
+            let why = "no longer played (a team withdrew)";
+            out.push(change(Status::Scratched, e, at(e), None, why));
+        }
+    }
+    for n in &news {
+        out.push(change(Status::New, n, None, at(n), "added to the list"));
+    }
 }
 
 /// The diff as CSV: status, division, then the fixture before and after.
@@ -225,10 +335,7 @@ pub fn diff_csv(league: &League, changes: &[Change]) -> String {
             Some((h, a, d)) => [d.to_string(), name(h), name(a)],
             None => Default::default(),
         };
-        let mut rec = vec![
-            c.status.as_str().to_string(),
-            league.divisions[c.division].name.clone(),
-        ];
+        let mut rec = vec![c.status.as_str().to_string(), c.competition(league)];
         rec.extend(side(c.old));
         rec.extend(side(c.new));
         rec.push(c.reason.clone());

@@ -89,6 +89,13 @@ pub fn suggest(
             .enumerate()
             .filter(|&(i, x)| i != index && (x.home == t || x.away == t))
             .map(|(_, x)| x.date)
+            // Its teams' cup ties, play-offs and replays keep their rest days too.
+            .chain(
+                list.extra
+                    .iter()
+                    .filter(|e| e.home == t || e.away == t)
+                    .map(|e| e.date),
+            )
             .collect()
     };
     let (home_dates, away_dates) = (others(m.home), others(m.away));
@@ -104,7 +111,7 @@ pub fn suggest(
         }
         let mut moved = list.clone();
         moved.matches[index] = Match { date: d, ..m };
-        let moved = FixtureList::new(moved.matches, league);
+        let moved = FixtureList::new(moved.matches, league).with_extra(list.extra.clone());
         let report = checked(league, &moved);
         if !report.is_valid() {
             continue;

@@ -8,7 +8,7 @@
 //! replay after what it replays.
 
 use super::{Checker, Place, Row, Violation};
-use chrono::NaiveDate;
+use chrono::{Datelike, NaiveDate, Weekday};
 use fixtures_model::{ExtraKind, League, TeamId, EXTRA_ROUNDS};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -50,8 +50,49 @@ pub(super) fn check(c: &mut Checker<'_>, league_rows: &[Row], extras: &[Row]) {
         }
     }
     cup_rounds(c, extras);
+    once(c, extras);
     rest(c, league_rows, extras);
     capacity(c, league_rows, extras);
+}
+
+/// A rerun's promise for the matches outside the league: every one it keeps
+/// (`Rerun::extra`) is in the list exactly, and none other is dated before its first movable
+/// date.
+pub(super) fn kept(c: &mut Checker<'_>, extras: &[Row]) {
+    let lg = c.league;
+    let rerun = c.rerun;
+    let here = |e: &fixtures_model::Extra| {
+        extras.iter().any(|r| {
+            (r.date, r.home, r.away) == (e.date, e.home, e.away) && kind(lg, r) == Some(e.kind)
+        })
+    };
+    for e in &rerun.extra {
+        if !here(e) {
+            c.out.push(Violation {
+                rule: "rerun keeps",
+                fixture: format!("{} v {}", c.name(e.home), c.name(e.away)),
+                date: Some(e.date),
+                detail: format!(
+                    "the {} {} of the list the rerun started from is missing or changed",
+                    e.competition(lg),
+                    e.round(lg)
+                ),
+            });
+        }
+    }
+    let Some(from) = rerun.from else { return };
+    for r in extras.iter().filter(|r| r.date < from) {
+        let known = rerun.extra.iter().any(|e| {
+            (r.date, r.home, r.away) == (e.date, e.home, e.away) && kind(lg, r) == Some(e.kind)
+        });
+        if !known {
+            c.push(
+                "rerun from",
+                r,
+                format!("dated before the first movable date {from}, but not in the list the rerun started from"),
+            );
+        }
+    }
 }
 
 /// Where a row is played: a cup tie at the home team's own venue; other rows where their league
@@ -68,9 +109,15 @@ fn playable(c: &mut Checker<'_>, r: &Row, k: ExtraKind) {
         c.push("extra match", r, "a team cannot play itself".into());
         return;
     }
+    // A cup whose rules allow weekend ties plays them whatever the home team's nights.
+    let weekend = matches!(r.date.weekday(), Weekday::Sat | Weekday::Sun);
+    let cup_weekend = match k {
+        ExtraKind::Cup { cup, .. } => weekend && c.league.cups[cup].weekends,
+        _ => false,
+    };
     let at = Place {
         venue: venue_of(c.league, r, k),
-        own_nights: true,
+        own_nights: !cup_weekend,
         league_start_binds: !matches!(k, ExtraKind::Cup { .. }),
     };
     c.playable(r, at);
@@ -176,6 +223,29 @@ fn cup_rounds(c: &mut Checker<'_>, extras: &[Row]) {
     }
 }
 
+/// One play-off per pair of teams, one replay of a drawn play-off, one replay per defaulted
+/// match (rules 12 and 6.2.2).
+fn once(c: &mut Checker<'_>, extras: &[Row]) {
+    let lg = c.league;
+    let mut seen: BTreeMap<(u8, TeamId, TeamId), usize> = BTreeMap::new();
+    for r in extras {
+        let (what, rule) = match kind(lg, r) {
+            Some(ExtraKind::PlayOff(_)) => (0, "12 play-off"),
+            Some(ExtraKind::PlayOffReplay(_)) => (1, "12.3 replay"),
+            Some(ExtraKind::Replay(_)) => (2, "6.2.2 replay"),
+            _ => continue,
+        };
+        let n = seen
+            .entry((what, r.home.min(r.away), r.home.max(r.away)))
+            .or_default();
+        *n += 1;
+        if *n == 2 {
+            let noun = ["play-off", "play-off replay", "replay"][what as usize];
+            c.push(rule, r, format!("a second {noun} between the same teams"));
+        }
+    }
+}
+
 fn play_off(c: &mut Checker<'_>, r: &Row, league_rows: &[Row]) {
     let lg = c.league;
     if lg.teams[r.home].division != lg.teams[r.away].division {
@@ -185,13 +255,11 @@ fn play_off(c: &mut Checker<'_>, r: &Row, league_rows: &[Row]) {
             "a play-off is between teams of one division".into(),
         );
     }
+    // A play-off settles a place in the table: it follows the division's last league match.
+    let division = lg.teams[r.home].division;
     let last = league_rows
         .iter()
-        .filter(|x| {
-            [x.home, x.away]
-                .iter()
-                .any(|t| *t == r.home || *t == r.away)
-        })
+        .filter(|x| lg.teams[x.home].division == division)
         .map(|x| x.date)
         .max();
     if let Some(last) = last {
@@ -199,7 +267,10 @@ fn play_off(c: &mut Checker<'_>, r: &Row, league_rows: &[Row]) {
             c.push(
                 "12 play-off",
                 r,
-                format!("a play-off follows both teams' league matches (the last on {last})"),
+                format!(
+                    "a play-off follows the last league match of {} (on {last})",
+                    lg.divisions[division].name
+                ),
             );
         }
     }
@@ -271,6 +342,14 @@ fn replay(c: &mut Checker<'_>, r: &Row, league_rows: &[Row]) {
             "6.2.2 replay",
             r,
             format!("the replay follows the defaulted match of {}", o.date),
+        ),
+        Some(o) if o.home != r.home => c.push(
+            "6.2.2 replay",
+            r,
+            format!(
+                "a match is replayed where it was to be played: {} at home",
+                c.name(o.home)
+            ),
         ),
         Some(_) => {}
     }

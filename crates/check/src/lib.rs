@@ -13,7 +13,7 @@ mod quality;
 
 pub use quality::{quality, Quality, TeamFigures, Winter};
 
-use chrono::{Datelike, NaiveDate};
+use chrono::{Datelike, NaiveDate, Weekday};
 use fixtures_model::{
     parse_list_date, FixtureList as Neutral, Format, Hosting, League, Match, Rerun, TeamId,
 };
@@ -315,6 +315,7 @@ pub fn check_rerun(league: &League, list: &FixtureList, rerun: &Rerun) -> Report
         c.row(r);
     }
     extra::check(&mut c, rows, &extras);
+    extra::kept(&mut c, &extras);
     c.history(rows);
     c.fixture_set(rows);
     c.per_team(rows);
@@ -387,10 +388,18 @@ impl Checker<'_> {
                 );
             }
         }
-        // At a division's central venue the home team's own nights do not matter.
+        // At a division's central venue the home team's own nights do not matter; nor on a
+        // weekend the clubs agreed (rule 2.6), when the league allows them and fixes it there.
+        let weekend = matches!(d.weekday(), Weekday::Sat | Weekday::Sun);
+        let agreed_weekend = weekend
+            && lg.changes.as_ref().is_some_and(|c| c.weekends)
+            && lg
+                .fixed
+                .iter()
+                .any(|f| (f.home, f.away, f.date) == (r.home, r.away, d));
         let at = Place {
             venue: venue_of_match(lg, r.home, r.away),
-            own_nights: division.venue.is_none(),
+            own_nights: division.venue.is_none() && !agreed_weekend,
             league_start_binds: true,
         };
         self.playable(r, at);

@@ -63,11 +63,11 @@ pub enum Problem {
         division: String,
     },
     /// More unavailable dates than `max_unavailable` allows.
-    #[error("team \"{team}\" declares {count} unavailable dates (with its club's); the league allows at most {max}")]
+    #[error("team \"{team}\" declares {count} unavailable dates (home or away, with its club's); the league allows at most {max}")]
     TooManyUnavailable {
         /// The team.
         team: String,
-        /// Its unavailable dates, its club's included.
+        /// Its unavailable dates, home or away, its club's included (not those given later).
         count: usize,
         /// The league's limit.
         max: u32,

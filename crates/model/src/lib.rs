@@ -94,6 +94,9 @@ pub struct Cup {
     pub notice_days: u32,
     /// Dates kept for the cup's ties: its entrants play no league match on them.
     pub reserve: BTreeSet<NaiveDate>,
+    /// Its ties may be played on a Saturday or Sunday at the home venue, whatever the home
+    /// team's nights (the Paul Watson and McArthur rules); extension `weekends`.
+    pub weekends: bool,
 }
 
 impl Cup {
@@ -176,6 +179,9 @@ pub struct Changes {
     pub notice_days: u32,
     /// Both clubs notify the secretary within this many days (rule 2.6: 7).
     pub notify_days: u32,
+    /// An agreed change may move a match to a Saturday or Sunday, whatever the home team's
+    /// nights (rule 2.6: "mutually agreed weekend arrangements"); extension `weekends`.
+    pub weekends: bool,
 }
 
 /// A side of a fixture.
@@ -390,8 +396,12 @@ pub struct Team {
     pub hosting: Hosting,
     /// The team's first possible date (its own, its club's, else the league's start).
     pub start: NaiveDate,
-    /// The club's and the team's own unavailable dates together.
+    /// The club's and the team's own unavailable dates together, `later` included.
     pub unavailable: BTreeSet<NaiveDate>,
+    /// Dates the team gave after the fixture list went out (extension `unavailable_later`):
+    /// unavailable like the others, but not among the dates of the application form that
+    /// `max_unavailable` caps (Sussex rule 2.5).
+    pub later: BTreeSet<NaiveDate>,
     /// Dates it cannot play away.
     pub unavailable_away: BTreeSet<NaiveDate>,
     /// Dates it would rather not play (soft).
@@ -591,6 +601,19 @@ impl League {
         }
     }
 
+    /// Whether `home` v `away` on `date` is a weekend arrangement the clubs agreed (rule 2.6):
+    /// the league allows them, the date is a Saturday or Sunday, and the league file fixes the
+    /// match there. The home team's nights do not bind it.
+    pub fn agreed_weekend(&self, home: TeamId, away: TeamId, date: NaiveDate) -> bool {
+        use chrono::Weekday::{Sat, Sun};
+        self.changes.as_ref().is_some_and(|c| c.weekends)
+            && matches!(date.weekday(), Sat | Sun)
+            && self
+                .fixed
+                .iter()
+                .any(|f| (f.home, f.away, f.date) == (home, away, date))
+    }
+
     /// Why a fixture with `home` at home cannot be played, in words.
     pub fn describe_unplayable(&self, why: &Unplayable, home: TeamId) -> String {
         let venue = &self.venues[self.match_venue(home)].name;
@@ -676,7 +699,10 @@ impl League {
             }
         }
         // At a central venue the teams' own nights do not matter.
-        if division.venue.is_none() && !h.hosting.hosts_on(date) {
+        if division.venue.is_none()
+            && !h.hosting.hosts_on(date)
+            && !self.agreed_weekend(home, away, date)
+        {
             out.push(Unplayable::NotHostingDate);
         }
         if self.venues[self.fixture_venue(home, away)]

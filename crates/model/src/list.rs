@@ -217,6 +217,10 @@ pub struct Rerun {
     pub scratched: Vec<(TeamId, TeamId)>,
     /// The fixtures already played (the current list before `from`): kept exactly.
     pub history: Vec<Match>,
+    /// The cup ties, play-offs and replays of the current list that the rerun keeps exactly
+    /// (every one but a withdrawn team's from `from` on): a league rerun moves league matches
+    /// around them, never them.
+    pub extra: Vec<Extra>,
 }
 
 impl Rerun {

@@ -641,7 +641,14 @@ impl<'a> Cx<'a> {
         }
         if let Some(max) = rules.max_unavailable {
             for (i, t) in teams.iter().enumerate() {
-                if t.unavailable.len() > max as usize {
+                // Rule 2.5's dates a team does not wish to play on: home or away, as given on
+                // the application form (not the dates given later).
+                let count = t
+                    .unavailable
+                    .union(&t.unavailable_away)
+                    .filter(|d| !t.later.contains(d))
+                    .count();
+                if count > max as usize {
                     let rt = raw.team[i].get_ref();
                     let at = rt
                         .unavailable
@@ -653,7 +660,7 @@ impl<'a> Cx<'a> {
                         "unavailable",
                         Problem::TooManyUnavailable {
                             team: t.name.clone(),
-                            count: t.unavailable.len(),
+                            count,
                             max,
                         },
                     );
@@ -825,6 +832,7 @@ impl<'a> Cx<'a> {
             offer,
             notice_days,
             reserve,
+            weekends: cup.weekends.as_ref().is_some_and(|w| *w.get_ref()),
         };
         self.cup_rounds(&c, at);
         Some(c)
@@ -1042,6 +1050,7 @@ impl<'a> Cx<'a> {
             early_days: days(&raw.early_days, "changes.early_days", 14),
             notice_days: days(&raw.notice_days, "changes.notice_days", 28),
             notify_days: days(&raw.notify_days, "changes.notify_days", 7),
+            weekends: raw.weekends.as_ref().is_some_and(|w| *w.get_ref()),
         })
     }
 
@@ -1237,6 +1246,8 @@ impl<'a> Cx<'a> {
         let mut unavailable_away = self.dates(of_club.unavailable_away, "unavailable_away");
         unavailable_away.extend(self.dates(own.unavailable_away, "unavailable_away"));
         let avoid = self.dates(t.avoid.as_ref(), "avoid");
+        let later = self.dates(t.unavailable_later.as_ref(), "unavailable_later");
+        unavailable.extend(later.iter().copied());
         Some(Team {
             name: t.name.get_ref().clone(),
             club,
@@ -1245,6 +1256,7 @@ impl<'a> Cx<'a> {
             hosting: hosting?,
             start,
             unavailable,
+            later,
             unavailable_away,
             avoid,
             rating: t
@@ -1360,15 +1372,16 @@ impl<'a> Cx<'a> {
             self.err(raw.home.span().start, "home", problem);
             return;
         }
+        // Pushed before the test: a weekend the clubs agreed is playable because it is fixed.
+        league.fixed.push(Fixed { home, away, date });
         if let Err(why) = league.playable(home, away, date) {
+            league.fixed.pop();
             let problem = Problem::Fixture(format!(
                 "[[fixed]] {hname} v {aname} can never be played on {date}: {}",
                 league.describe_unplayable(&why, home)
             ));
             self.err(at, "date", problem);
-            return;
         }
-        league.fixed.push(Fixed { home, away, date });
     }
 }
 

@@ -66,6 +66,8 @@ pub struct RawCup {
     pub notice_days: Option<Spanned<i64>>,
     /// Dates kept for the cup: its entrants play no league match on them.
     pub reserve: Option<RawList>,
+    /// Whether its ties may be played on a Saturday or Sunday at the home venue.
+    pub weekends: Option<Spanned<bool>>,
 }
 
 /// `[cup]` (one cup) or `[[cup]]` (several).
@@ -118,6 +120,9 @@ pub struct RawChanges {
     pub notice_days: Option<Spanned<i64>>,
     /// Both clubs notify the secretary within this many days of agreeing.
     pub notify_days: Option<Spanned<i64>>,
+    /// Whether an agreed change may move a match to a Saturday or Sunday (Sussex rule 2.6:
+    /// "mutually agreed weekend arrangements").
+    pub weekends: Option<Spanned<bool>>,
 }
 
 /// Extension (Sussex rule 2.3): a fixture played at a "half-way house" venue.
@@ -217,6 +222,8 @@ pub struct RawTeam {
     pub unavailable: Option<RawList>,
     pub unavailable_away: Option<RawList>,
     pub avoid: Option<RawList>,
+    /// Extension: dates the team cannot play that it gave after the fixture list went out.
+    pub unavailable_later: Option<RawList>,
     /// Extension: the team's strength (e.g. its average FIDE rating), to balance pools.
     pub rating: Option<Spanned<f64>>,
     /// Extension (Sussex Rapid League): the second club of a team entered jointly.
