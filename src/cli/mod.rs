@@ -12,6 +12,8 @@ mod playoff;
 mod replay;
 mod report;
 mod reschedule;
+mod season;
+mod season_show;
 mod serve;
 mod solve;
 mod suggest;
@@ -96,6 +98,7 @@ enum Command {
     Compare(compare::Args),
     Report(report::Args),
     Check(check::Args),
+    Season(season::Args),
 }
 
 /// Runs the subcommand the command line names.
@@ -123,6 +126,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Compare(a) => compare::run(a),
         Command::Report(a) => report::run(a),
         Command::Check(a) => check::run(a),
+        Command::Season(a) => season::run(a),
     }
 }
 

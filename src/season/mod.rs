@@ -6,7 +6,9 @@
 
 pub mod changes;
 pub mod cup;
+pub mod operate;
 pub mod playoff;
+pub mod record;
 pub mod reschedule;
 pub mod suggest;
 

@@ -1,0 +1,169 @@
+//! `fixtures season show`: where a season stands, in a secretary's words.
+
+use super::CliError;
+use chrono::NaiveDate;
+use fixtures::model::{ExtraKind, League};
+use fixtures::season::record::{Current, Season};
+
+/// Game points as a secretary writes them: 14½.
+fn points(p: f64) -> String {
+    let whole = p.trunc();
+    if p - whole >= 0.5 {
+        format!("{}½", whole as i64)
+    } else {
+        format!("{}", whole as i64)
+    }
+}
+
+/// Prints the versions, what awaits a result, what comes next, the cups and the tables.
+pub fn show(season: &Season, today: NaiveDate) -> Result<(), CliError> {
+    let cur = season
+        .current()
+        .map_err(|e| CliError::input(format!("error: {e}")))?;
+    let lg = &cur.league;
+    let last = season.lists.last().map(|v| v.published);
+    println!("{}, today {today}", season.name);
+    println!(
+        "  league file version {}, fixture list version {} (published {}), {} log entries",
+        season.leagues.len(),
+        season.lists.len(),
+        last.map_or("-".into(), |d| d.to_string()),
+        season.log.len()
+    );
+    let failing = season.verify_all();
+    if failing.is_empty() {
+        println!("  every version passes the checker against the league version it records");
+    }
+    for (v, problems) in &failing {
+        println!("  version {v} FAILS: {}", problems.join("; "));
+    }
+    matches(season, &cur, today);
+    cups(season, &cur);
+    let withdrawn: Vec<&str> = lg
+        .teams
+        .iter()
+        .enumerate()
+        .filter(|(t, _)| {
+            cur.list.of_team(*t).next().is_none()
+                && cur.scratched.iter().any(|s| s.0 == *t || s.1 == *t)
+        })
+        .map(|(_, t)| t.name.as_str())
+        .collect();
+    if !withdrawn.is_empty() {
+        println!("  withdrawn (rule 11.2): {}", withdrawn.join(", "));
+    }
+    for (d, div) in lg.divisions.iter().enumerate() {
+        let table = season.standings(&cur, d);
+        if table.iter().all(|s| s.played == 0) {
+            continue;
+        }
+        println!("  {}:", div.name);
+        for (i, s) in table.iter().enumerate() {
+            println!(
+                "    {:>2}. {:<28} P{:>3} W{:>3} D{:>3} L{:>3}  {:>3} pts  {:>5} game points",
+                i + 1,
+                lg.teams[s.team].name,
+                s.played,
+                s.won,
+                s.drawn,
+                s.lost,
+                s.match_points,
+                points(s.game_points)
+            );
+        }
+    }
+    if failing.is_empty() {
+        Ok(())
+    } else {
+        Err(CliError::input(
+            "error: a published version fails the checker",
+        ))
+    }
+}
+
+/// Results entered and awaited, and the next fixtures.
+fn matches(season: &Season, cur: &Current, today: NaiveDate) {
+    let lg = &cur.league;
+    let name = |t: usize| lg.teams[t].name.as_str();
+    let result_for = |date: NaiveDate, home: usize, away: usize| {
+        season
+            .results
+            .iter()
+            .any(|s| s.date == date && s.home == name(home) && s.away == name(away))
+    };
+    let mut rows: Vec<(NaiveDate, String, usize, usize)> = cur
+        .list
+        .matches
+        .iter()
+        .map(|m| {
+            (
+                m.date,
+                lg.divisions[m.division].name.clone(),
+                m.home,
+                m.away,
+            )
+        })
+        .chain(cur.list.extra.iter().map(|e| {
+            (
+                e.date,
+                format!("{} {}", e.competition(lg), e.round(lg)),
+                e.home,
+                e.away,
+            )
+        }))
+        .collect();
+    rows.sort();
+    let (past, future): (Vec<_>, Vec<_>) = rows.iter().partition(|r| r.0 < today);
+    let awaiting: Vec<_> = past.iter().filter(|r| !result_for(r.0, r.2, r.3)).collect();
+    println!(
+        "  played before today: {}, {} of them awaiting a result; to come: {}",
+        past.len(),
+        awaiting.len(),
+        future.len()
+    );
+    for r in awaiting.iter().take(10) {
+        println!(
+            "    awaiting a result: {} {} {} v {}",
+            r.0,
+            r.1,
+            name(r.2),
+            name(r.3)
+        );
+    }
+    for r in future.iter().take(8) {
+        println!("    next: {} {} {} v {}", r.0, r.1, name(r.2), name(r.3));
+    }
+}
+
+/// Each cup: drawn or not, its ties listed and decided.
+fn cups(season: &Season, cur: &Current) {
+    let lg: &League = &cur.league;
+    for (ci, c) in lg.cups.iter().enumerate() {
+        let Some(draw) = season.draws.iter().find(|d| d.cup == c.name) else {
+            println!("  {}: not drawn yet", c.name);
+            continue;
+        };
+        let ties: Vec<_> = cur
+            .list
+            .extra
+            .iter()
+            .filter(|e| matches!(e.kind, ExtraKind::Cup { cup, .. } if cup == ci))
+            .collect();
+        let decided = ties
+            .iter()
+            .filter(|e| {
+                season.results.iter().any(|s| {
+                    s.competition == c.name && s.date == e.date && s.home == lg.teams[e.home].name
+                })
+            })
+            .count();
+        println!(
+            "  {}: drawn {} (seed {}); {} ties listed, {} with a result",
+            c.name,
+            draw.drawn,
+            draw.seed,
+            ties.len(),
+            decided
+        );
+    }
+}

@@ -1,0 +1,732 @@
+//! The operations on a season record: results, postponements, agreed changes (2.6),
+//! withdrawals (11.2) and new unavailable dates, cup draws and their next rounds, play-offs
+//! (12) and replays (6.2.2). Each reads the latest version and publishes the next through
+//! `Season::publish`, which checks it and keeps everything before `today` as it was.
+
+use super::record::{team, CupDraw, Current, Entry, Kind, Proposal, Score, Season, SeasonError};
+use super::{changes, cup, playoff, reschedule, suggest};
+use crate::model::{Extra, ExtraKind, FixtureList, League, Match, TeamId};
+use crate::pipeline;
+use crate::solve::Options;
+use chrono::{Days, NaiveDate};
+
+/// Days a home captain has to offer a tie's dates once its teams are known (KO rule 5); no
+/// tie is placed sooner after the draw or the result that makes it known.
+pub const OFFER_DAYS: u32 = 7;
+
+/// One row of a division's table (Sussex rule 11.1: 2 match points a win, 1 a draw; level
+/// teams ordered by game points).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Standing {
+    /// The team.
+    pub team: TeamId,
+    /// Matches with a result.
+    pub played: u32,
+    /// Won, drawn, lost.
+    pub won: u32,
+    /// Drawn.
+    pub drawn: u32,
+    /// Lost.
+    pub lost: u32,
+    /// Match points.
+    pub match_points: u32,
+    /// Game points.
+    pub game_points: f64,
+}
+
+/// A score "2½-1½", "2.5-1.5" or "3-1": the home and away game points.
+pub fn parse_score(text: &str) -> Result<(f64, f64), SeasonError> {
+    let bad = || SeasonError::Input(format!("\"{text}\" is not a score such as 2½-1½ or 3-1"));
+    let (h, a) = text.split_once('-').ok_or_else(bad)?;
+    let side = |s: &str| -> Result<f64, SeasonError> {
+        let s = s.trim();
+        let (whole, half) = match s.strip_suffix('½') {
+            Some(w) => (w, 0.5),
+            None => (s, 0.0),
+        };
+        let whole = if whole.is_empty() {
+            0.0
+        } else {
+            whole.parse::<f64>().map_err(|_| bad())?
+        };
+        let v = whole + half;
+        if v.is_finite() && (0.0..=1000.0).contains(&v) && (v * 2.0).fract() == 0.0 {
+            Ok(v)
+        } else {
+            Err(bad())
+        }
+    };
+    Ok((side(h)?, side(a)?))
+}
+
+/// A match of the list, league or extra, as a result names it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Played {
+    League(Match),
+    Extra(Extra),
+}
+
+impl Played {
+    fn at(self) -> (NaiveDate, TeamId, TeamId) {
+        match self {
+            Played::League(m) => (m.date, m.home, m.away),
+            Played::Extra(e) => (e.date, e.home, e.away),
+        }
+    }
+
+    fn competition(self, league: &League) -> String {
+        match self {
+            Played::League(m) => league.divisions[m.division].name.clone(),
+            Played::Extra(e) => e.competition(league).to_string(),
+        }
+    }
+}
+
+/// "HOME v AWAY" as two teams.
+fn pair(league: &League, text: &str) -> Result<(TeamId, TeamId), SeasonError> {
+    let (h, a) = text.split_once(" v ").ok_or_else(|| {
+        SeasonError::Input(format!("\"{text}\" is not a fixture \"HOME v AWAY\""))
+    })?;
+    Ok((team(league, h)?, team(league, a)?))
+}
+
+impl Season {
+    fn has_result(&self, league: &League, p: Played) -> bool {
+        let (date, home, away) = p.at();
+        let competition = p.competition(league);
+        self.results.iter().any(|s| {
+            s.date == date
+                && s.competition == competition
+                && s.home == league.teams[home].name
+                && s.away == league.teams[away].name
+        })
+    }
+
+    /// The one match "HOME v AWAY" (of `competition`) played on or before `today` without a
+    /// result.
+    fn awaiting_one(
+        &self,
+        cur: &Current,
+        fixture: &str,
+        competition: Option<&str>,
+        today: NaiveDate,
+    ) -> Result<Played, SeasonError> {
+        let lg = &cur.league;
+        let (home, away) = pair(lg, fixture)?;
+        let all = cur
+            .list
+            .matches
+            .iter()
+            .map(|m| Played::League(*m))
+            .chain(cur.list.extra.iter().map(|e| Played::Extra(*e)));
+        let open: Vec<Played> = all
+            .filter(|p| (p.at().1, p.at().2) == (home, away))
+            .filter(|p| competition.is_none_or(|c| p.competition(lg) == c))
+            .filter(|p| p.at().0 <= today && !self.has_result(lg, *p))
+            .collect();
+        match open.as_slice() {
+            [p] => Ok(*p),
+            [] => Err(SeasonError::Input(format!(
+                "{fixture}: no match of the published list played on or before {today} awaits a result (check the home team, the date and --today)"
+            ))),
+            _ => Err(SeasonError::Input(format!(
+                "{fixture}: {} matches await a result; name the competition",
+                open.len()
+            ))),
+        }
+    }
+
+    /// Enters the result of "HOME v AWAY" (of `competition` when the pair has several
+    /// matches awaiting one), played on or before `today`. A cup tie level on game points
+    /// needs its `winner`; the cup's next ties that become known are placed.
+    pub fn enter_result(
+        &mut self,
+        today: NaiveDate,
+        fixture: &str,
+        competition: Option<&str>,
+        score: &str,
+        winner: Option<&str>,
+    ) -> Result<&Entry, SeasonError> {
+        let cur = self.current()?;
+        let lg = &cur.league;
+        let (home, away) = pair(lg, fixture)?;
+        let (hp, ap) = parse_score(score)?;
+        let p = self.awaiting_one(&cur, fixture, competition, today)?;
+        let cup = match p {
+            Played::Extra(Extra {
+                kind: ExtraKind::Cup { cup, .. },
+                ..
+            }) => Some(cup),
+            _ => None,
+        };
+        let winner = match (cup, winner) {
+            (Some(_), Some(w)) => {
+                let w = team(lg, w)?;
+                if w != home && w != away {
+                    return Err(SeasonError::Input(format!(
+                        "the winner of {fixture} is one of its teams"
+                    )));
+                }
+                Some(lg.teams[w].name.clone())
+            }
+            (Some(_), None) if hp == ap => {
+                return Err(SeasonError::Input(format!(
+                    "{fixture} is a cup tie level at {score}: name the team that went through (board count, board elimination)"
+                )))
+            }
+            _ => None,
+        };
+        self.results.push(Score {
+            date: p.at().0,
+            competition: p.competition(lg),
+            home: lg.teams[home].name.clone(),
+            away: lg.teams[away].name.clone(),
+            home_points: hp,
+            away_points: ap,
+            winner,
+            entered: today,
+        });
+        self.log.push(Entry {
+            kind: Kind::Result,
+            what: format!("{fixture} {score} ({}, {})", p.competition(lg), p.at().0),
+            agreed: None,
+            entered: today,
+            verdict: "entered".into(),
+            list: None,
+            league: None,
+            changes: Vec::new(),
+        });
+        if let Some(ci) = cup {
+            let seed = self
+                .draws
+                .iter()
+                .find(|d| d.cup == lg.cups[ci].name)
+                .map(|d| d.seed);
+            if let Some(seed) = seed {
+                self.place_cup(today, &cur, ci, seed, Kind::CupRound)?;
+            }
+        }
+        Ok(self.log.last().expect("an entry was pushed"))
+    }
+
+    /// Who went through a cup tie, from its result.
+    fn cup_winner(&self, league: &League, ci: usize, t: &cup::Tie) -> Option<TeamId> {
+        let name = |t: TeamId| league.teams[t].name.as_str();
+        let s = self.results.iter().find(|s| {
+            s.competition == league.cups[ci].name
+                && ((s.home == name(t.home) && s.away == name(t.away))
+                    || (s.home == name(t.away) && s.away == name(t.home)))
+        })?;
+        let w = match &s.winner {
+            Some(w) => w.as_str(),
+            None if s.home_points > s.away_points => &s.home,
+            None if s.away_points > s.home_points => &s.away,
+            None => return None,
+        };
+        league.team_by_name(w)
+    }
+
+    /// Draws cup `name` with `seed` and places its ties whose teams are known.
+    pub fn draw_cup(
+        &mut self,
+        today: NaiveDate,
+        name: &str,
+        seed: u64,
+    ) -> Result<&Entry, SeasonError> {
+        let cur = self.current()?;
+        let ci = cur.league.cup_by_name(name).ok_or_else(|| {
+            let names: Vec<&str> = cur.league.cups.iter().map(|c| c.name.as_str()).collect();
+            SeasonError::Input(format!(
+                "no cup \"{name}\" (the league's cups: {})",
+                names.join(", ")
+            ))
+        })?;
+        if let Some(d) = self.draws.iter().find(|d| d.cup == name) {
+            return Err(SeasonError::Input(format!(
+                "{name} was drawn on {} (seed {})",
+                d.drawn, d.seed
+            )));
+        }
+        self.place_cup(today, &cur, ci, seed, Kind::CupDraw)?;
+        self.draws.push(CupDraw {
+            cup: name.to_string(),
+            seed,
+            drawn: today,
+        });
+        Ok(self.log.last().expect("an entry was pushed"))
+    }
+
+    /// Places the ties of cup `ci` whose teams are known and that are not in the list yet,
+    /// each on the first date its home captain can offer after `today`; publishes them (also
+    /// when none is new for a draw, so that the draw is in the log).
+    fn place_cup(
+        &mut self,
+        today: NaiveDate,
+        cur: &Current,
+        ci: usize,
+        seed: u64,
+        kind: Kind,
+    ) -> Result<(), SeasonError> {
+        let lg = &cur.league;
+        let c = &lg.cups[ci];
+        let draw = cup::draw(c, seed);
+        let ties = cup::ties(c, &draw, &mut |t| self.cup_winner(lg, ci, t));
+        let listed = |t: &cup::Tie| {
+            cur.list.extra.iter().any(|e| {
+                e.kind
+                    == (ExtraKind::Cup {
+                        cup: ci,
+                        round: t.round,
+                    })
+                    && [e.home, e.away].contains(&t.home)
+                    && [e.home, e.away].contains(&t.away)
+            })
+        };
+        let open: Vec<cup::Tie> = ties.into_iter().filter(|t| !listed(t)).collect();
+        if open.is_empty() && kind == Kind::CupRound {
+            return Ok(());
+        }
+        // KO rule 5: the home captain has 7 days from hearing of the tie to offer its dates.
+        let first = today + Days::new(u64::from(c.notice_days.max(OFFER_DAYS)));
+        let (placed, offers) = cup::place_from(lg, ci, &cur.list, &open, first);
+        let name = |t: TeamId| lg.teams[t].name.as_str();
+        let missing: Vec<String> = offers
+            .iter()
+            .filter(|(_, dates)| dates.is_empty())
+            .map(|(t, _)| format!("{} v {}", name(t.home), name(t.away)))
+            .collect();
+        let added = placed.extra.len() - cur.list.extra.len();
+        if added == 0 && kind == Kind::CupRound {
+            // Nothing new to publish: the log says which ties wait for a date.
+            self.log.push(Entry {
+                kind,
+                what: format!("{}: no tie placed", c.name),
+                agreed: None,
+                entered: today,
+                verdict: format!("no date in the round's window for: {}", missing.join(", ")),
+                list: None,
+                league: None,
+                changes: Vec::new(),
+            });
+            return Ok(());
+        }
+        let verdict = if missing.is_empty() {
+            format!("every tie on the first date its home captain can offer from {first}")
+        } else {
+            format!("no date in the round's window for: {}", missing.join(", "))
+        };
+        self.publish(
+            today,
+            Proposal {
+                kind,
+                what: format!(
+                    "{} (seed {seed}): {} ties placed",
+                    c.name,
+                    placed.extra.len() - cur.list.extra.len()
+                ),
+                agreed: None,
+                verdict,
+                league_text: None,
+                list: placed,
+                scratched: cur.scratched.clone(),
+            },
+        )?;
+        Ok(())
+    }
+
+    /// The league match "HOME v AWAY" (either side) of the current list, dated on or after
+    /// `today`.
+    fn movable(
+        &self,
+        cur: &Current,
+        fixture: &str,
+        today: NaiveDate,
+    ) -> Result<usize, SeasonError> {
+        let index = suggest::find_fixture(&cur.league, &cur.list, fixture)
+            .map_err(|e| SeasonError::Input(e.to_string()))?;
+        let m = cur.list.matches[index];
+        if m.date < today {
+            return Err(SeasonError::Refused(vec![format!(
+                "{fixture} was dated {}, before today ({today}): it is played or awaits its result",
+                m.date
+            )]));
+        }
+        Ok(index)
+    }
+
+    /// Moves a league match to `to` with the league file recording it `[[fixed]]` there.
+    fn move_to(
+        &mut self,
+        today: NaiveDate,
+        cur: &Current,
+        index: usize,
+        to: NaiveDate,
+        head: (Kind, String, Option<NaiveDate>, String),
+    ) -> Result<&Entry, SeasonError> {
+        let m = cur.list.matches[index];
+        let name = |t: TeamId| cur.league.teams[t].name.as_str();
+        let moved = changes::move_fixture(&cur.league, &cur.list, index, to)
+            .map_err(SeasonError::Refused)?;
+        let text = changes::fixed_toml(self.league_text(), name(m.home), name(m.away), to)
+            .map_err(|e| SeasonError::Input(e.to_string()))?;
+        let (kind, what, agreed, verdict) = head;
+        self.publish(
+            today,
+            Proposal {
+                kind,
+                what,
+                agreed,
+                verdict,
+                league_text: Some(text),
+                list: moved.checked.list().clone(),
+                scratched: cur.scratched.clone(),
+            },
+        )
+    }
+
+    /// Postpones a league match dated on or after `today` to `to`, or to the best date from
+    /// tomorrow that keeps every rule (`suggest`).
+    pub fn postpone(
+        &mut self,
+        today: NaiveDate,
+        fixture: &str,
+        to: Option<NaiveDate>,
+    ) -> Result<&Entry, SeasonError> {
+        let cur = self.current()?;
+        let index = self.movable(&cur, fixture, today)?;
+        let m = cur.list.matches[index];
+        let tomorrow = today + Days::new(1);
+        let to = match to {
+            Some(d) => d,
+            None => suggest::suggest(&cur.league, &cur.list, index, tomorrow)
+                .first()
+                .map(|s| s.date)
+                .ok_or_else(|| {
+                    SeasonError::Refused(vec![format!(
+                        "{fixture}: no date from {tomorrow} keeps every rule of the league"
+                    )])
+                })?,
+        };
+        let what = format!("{fixture} postponed from {} to {to}", m.date);
+        let head = (
+            Kind::Postponement,
+            what,
+            None,
+            "checked: every rule holds on the new date".into(),
+        );
+        self.move_to(today, &cur, index, to, head)
+    }
+
+    /// A change the clubs agreed on `agreed` (rule 2.6): within its windows, or with
+    /// `exceptional` when the committee allows it.
+    pub fn change(
+        &mut self,
+        today: NaiveDate,
+        fixture: &str,
+        to: NaiveDate,
+        agreed: NaiveDate,
+        exceptional: bool,
+    ) -> Result<&Entry, SeasonError> {
+        let cur = self.current()?;
+        let index = self.movable(&cur, fixture, today)?;
+        let m = cur.list.matches[index];
+        let judged = changes::judge(&cur.league, &cur.list, index, to, agreed);
+        let (kind, verdict) = match judged.window {
+            None => (Kind::Agreed, "the league has no change windows".to_string()),
+            Some(changes::Window::Within(r)) => (Kind::Agreed, r),
+            Some(changes::Window::Exceptional(r)) if exceptional => (Kind::Exceptional, r),
+            Some(changes::Window::Exceptional(r)) => {
+                return Err(SeasonError::Refused(vec![format!(
+                    "{r}: only the committee can allow it (exceptional)"
+                )]))
+            }
+            Some(changes::Window::Invalid(r)) => return Err(SeasonError::Refused(vec![r])),
+        };
+        let what = format!("{fixture} moved from {} to {to}", m.date);
+        self.move_to(today, &cur, index, to, (kind, what, Some(agreed), verdict))
+    }
+
+    /// Reruns the league from `today`: `withdraw`'s teams leave (rule 11.2: their fixtures
+    /// scratched, played ones too, and `[[excluded]]` in the new league version) and teams
+    /// cannot play on the `unavailable` dates (`unavailable_later` in the new league version);
+    /// everything else moves as little as it can, cup ties, play-offs and replays not at all.
+    pub fn reschedule(
+        &mut self,
+        today: NaiveDate,
+        withdraw: &[String],
+        unavailable: &[(String, NaiveDate)],
+        opts: &Options,
+    ) -> Result<&Entry, SeasonError> {
+        let cur = self.current()?;
+        let mut league = cur.league.clone();
+        let mut text = self.league_text().to_string();
+        let mut said = Vec::new();
+        for (name, d) in unavailable {
+            let t = team(&league, name)?;
+            text = changes::later_toml(&text, &league.teams[t].name, *d).ok_or_else(|| {
+                SeasonError::Input(format!("the league file has no [[team]] \"{name}\""))
+            })?;
+            league.teams[t].unavailable.insert(*d);
+            league.teams[t].later.insert(*d);
+            said.push(format!("{} cannot play on {d}", league.teams[t].name));
+        }
+        let gone: Vec<TeamId> = withdraw
+            .iter()
+            .map(|n| team(&league, n))
+            .collect::<Result<_, _>>()?;
+        let mut pairs = Vec::new();
+        for &t in &gone {
+            said.push(format!("{} withdrew", league.teams[t].name));
+            for &u in &league.divisions[league.teams[t].division].teams {
+                if u != t {
+                    pairs.push((league.teams[t].name.as_str(), league.teams[u].name.as_str()));
+                    pairs.push((league.teams[u].name.as_str(), league.teams[t].name.as_str()));
+                }
+            }
+        }
+        let text =
+            changes::excluded_toml(&text, &pairs).map_err(|e| SeasonError::Input(e.to_string()))?;
+        let mut plan = reschedule::plan(&league, &cur.list, today, &gone);
+        plan.rerun.scratched.extend(cur.scratched.iter().copied());
+        let scratched = plan.rerun.scratched.clone();
+        let r = pipeline::rerun_planned(&league, &cur.list, plan, opts)?;
+        let kind = if gone.is_empty() {
+            Kind::Unavailable
+        } else {
+            Kind::Withdrawal
+        };
+        self.publish(
+            today,
+            Proposal {
+                kind,
+                what: format!("{}; the league rerun from {today}", said.join("; ")),
+                agreed: None,
+                verdict: "checked: every rule holds, and nothing before today moved".into(),
+                league_text: Some(text),
+                list: r.solution.checked.list().clone(),
+                scratched,
+            },
+        )
+    }
+
+    /// Play-offs among teams level in their division's finished table (rule 12): one between
+    /// two, each pair once among three or more, after the division's last match and from
+    /// tomorrow, the venue reversed from their league meeting (12.2).
+    pub fn play_off(&mut self, today: NaiveDate, names: &[String]) -> Result<&Entry, SeasonError> {
+        let cur = self.current()?;
+        let lg = &cur.league;
+        let teams: Vec<TeamId> = names
+            .iter()
+            .map(|n| team(lg, n))
+            .collect::<Result<_, _>>()?;
+        if teams.len() < 2 {
+            return Err(SeasonError::Input(
+                "a play-off needs two or more teams".into(),
+            ));
+        }
+        self.level(&cur, &teams)?;
+        let mut list = cur.list.clone();
+        let mut placed = Vec::new();
+        for (i, &a) in teams.iter().enumerate() {
+            for &b in &teams[i + 1..] {
+                let p = playoff::play_off_from(lg, &list, a, b, today + Days::new(1))
+                    .map_err(|e| SeasonError::Refused(vec![e.to_string()]))?;
+                // The play-off only: its replay (12.3) comes if every game is drawn.
+                let new =
+                    p.list.extra.iter().find(|e| {
+                        matches!(e.kind, ExtraKind::PlayOff(_)) && !list.extra.contains(e)
+                    });
+                if let Some(&e) = new {
+                    list = list.with_extra([e]);
+                    placed.push(format!(
+                        "{} v {} on {} ({})",
+                        lg.teams[e.home].name, lg.teams[e.away].name, e.date, p.why
+                    ));
+                }
+            }
+        }
+        self.publish(
+            today,
+            Proposal {
+                kind: Kind::PlayOff,
+                what: format!("play-off: {}", placed.join("; ")),
+                agreed: None,
+                verdict: "the teams are level in the finished table".into(),
+                league_text: None,
+                list,
+                scratched: cur.scratched.clone(),
+            },
+        )
+    }
+
+    /// Refuses teams of different divisions, a division with results to come, or teams not
+    /// level on match points.
+    fn level(&self, cur: &Current, teams: &[TeamId]) -> Result<(), SeasonError> {
+        let lg = &cur.league;
+        let d = lg.teams[teams[0]].division;
+        if let Some(&t) = teams.iter().find(|&&t| lg.teams[t].division != d) {
+            return Err(SeasonError::Input(format!(
+                "{} is not in {}",
+                lg.teams[t].name, lg.divisions[d].name
+            )));
+        }
+        let table = self.standings(cur, d);
+        let waiting = cur
+            .list
+            .matches
+            .iter()
+            .filter(|m| m.division == d && !self.has_result(lg, Played::League(**m)))
+            .count();
+        if waiting > 0 {
+            return Err(SeasonError::Refused(vec![format!(
+                "{} has {waiting} matches without a result: a play-off settles a finished table",
+                lg.divisions[d].name
+            )]));
+        }
+        let points = |t: TeamId| {
+            table
+                .iter()
+                .find(|s| s.team == t)
+                .map_or(0, |s| s.match_points)
+        };
+        if teams.iter().any(|&t| points(t) != points(teams[0])) {
+            return Err(SeasonError::Refused(vec![
+                "the teams are not level on match points (rule 12)".into(),
+            ]));
+        }
+        Ok(())
+    }
+
+    /// The replay of a league match after a serious default against `against` (rule 6.2.2):
+    /// on `date` when the Tournament Controller or the Fixtures Secretary sets one, else on the
+    /// first date from tomorrow convenient to `against`.
+    pub fn replay(
+        &mut self,
+        today: NaiveDate,
+        fixture: &str,
+        against: &str,
+        date: Option<NaiveDate>,
+    ) -> Result<&Entry, SeasonError> {
+        let cur = self.current()?;
+        let lg = &cur.league;
+        let index = suggest::find_fixture(lg, &cur.list, fixture)
+            .map_err(|e| SeasonError::Input(e.to_string()))?;
+        let m = cur.list.matches[index];
+        let against = team(lg, against)?;
+        let tomorrow = today + Days::new(1);
+        let date = match date {
+            Some(d) => d,
+            None => playoff::replay_dates(lg, &cur.list, &m, against)
+                .map_err(|e| SeasonError::Refused(vec![e.to_string()]))?
+                .into_iter()
+                .find(|d| *d >= tomorrow)
+                .ok_or_else(|| {
+                    SeasonError::Refused(vec![format!(
+                        "no date from {tomorrow} to replay {fixture}: the Fixtures Secretary sets one (a date)"
+                    )])
+                })?,
+        };
+        let list = cur.list.clone().with_extra([Extra {
+            date,
+            home: m.home,
+            away: m.away,
+            kind: ExtraKind::Replay(m.division),
+        }]);
+        self.publish(
+            today,
+            Proposal {
+                kind: Kind::Replay,
+                what: format!("{fixture} of {} replayed on {date}", m.date),
+                agreed: None,
+                verdict: "at the original venue, after the defaulted match".into(),
+                league_text: None,
+                list,
+                scratched: cur.scratched.clone(),
+            },
+        )
+    }
+
+    /// A division's table from the results of its league matches in the current list (a
+    /// withdrawn team's are scratched, rule 11.2).
+    pub fn standings(&self, cur: &Current, division: usize) -> Vec<Standing> {
+        let lg = &cur.league;
+        let mut table: Vec<Standing> = lg.divisions[division]
+            .teams
+            .iter()
+            .filter(|&&t| cur.list.of_team(t).next().is_some())
+            .map(|&t| Standing {
+                team: t,
+                played: 0,
+                won: 0,
+                drawn: 0,
+                lost: 0,
+                match_points: 0,
+                game_points: 0.0,
+            })
+            .collect();
+        for m in cur.list.matches.iter().filter(|m| m.division == division) {
+            let Some(s) = self.results.iter().find(|s| {
+                s.date == m.date
+                    && s.home == lg.teams[m.home].name
+                    && s.away == lg.teams[m.away].name
+            }) else {
+                continue;
+            };
+            for (t, mine, theirs) in [
+                (m.home, s.home_points, s.away_points),
+                (m.away, s.away_points, s.home_points),
+            ] {
+                if let Some(row) = table.iter_mut().find(|r| r.team == t) {
+                    row.played += 1;
+                    row.game_points += mine;
+                    if mine > theirs {
+                        row.won += 1;
+                        row.match_points += 2;
+                    } else if mine == theirs {
+                        row.drawn += 1;
+                        row.match_points += 1;
+                    } else {
+                        row.lost += 1;
+                    }
+                }
+            }
+        }
+        table.sort_by(|a, b| {
+            b.match_points
+                .cmp(&a.match_points)
+                .then(b.game_points.total_cmp(&a.game_points))
+                .then_with(|| lg.teams[a.team].name.cmp(&lg.teams[b.team].name))
+        });
+        table
+    }
+
+    /// The matches before `today` without a result, in date order: (date, competition,
+    /// "HOME v AWAY").
+    pub fn awaiting(
+        &self,
+        today: NaiveDate,
+    ) -> Result<Vec<(NaiveDate, String, String)>, SeasonError> {
+        let cur = self.current()?;
+        let lg = &cur.league;
+        let mut out: Vec<(NaiveDate, String, String)> = cur
+            .list
+            .matches
+            .iter()
+            .map(|m| Played::League(*m))
+            .chain(cur.list.extra.iter().map(|e| Played::Extra(*e)))
+            .filter(|p| p.at().0 < today && !self.has_result(lg, *p))
+            .map(|p| {
+                let (d, h, a) = p.at();
+                let fixture = format!("{} v {}", lg.teams[h].name, lg.teams[a].name);
+                (d, p.competition(lg), fixture)
+            })
+            .collect();
+        out.sort();
+        Ok(out)
+    }
+
+    /// The fixture list in force.
+    pub fn list(&self) -> Result<FixtureList, SeasonError> {
+        Ok(self.current()?.list)
+    }
+}
