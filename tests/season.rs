@@ -5,7 +5,7 @@
 
 mod common;
 
-use chrono::NaiveDate;
+use chrono::{Datelike, NaiveDate};
 use common::Dir;
 use fixtures::check;
 use fixtures::model::{parse_league, Extra, ExtraKind, FixtureList, League, TeamId};
@@ -921,4 +921,194 @@ fn the_rule_2_5_cap_counts_away_dates_and_not_later_ones() {
     let w = &league.teams[league.team_by_name("Worthing 1").unwrap()];
     assert!(w.unavailable.contains(&date("2026-12-10")));
     assert_eq!(w.later.len(), 20);
+}
+
+/// Issue 44's second report: lists the rules forbid that `check` accepted. Each is refused now,
+/// with the rule named.
+#[test]
+fn check_refuses_cup_trees_play_offs_replays_and_columns_the_rules_forbid() {
+    let (league, list) = sussex();
+    let t = |n: &str| league.team_by_name(n).unwrap();
+    let cup = |n: &str| league.cup_by_name(n).unwrap();
+    let tie = |c: &str, round: usize, home: &str, away: &str, d: &str| Extra {
+        date: date(d),
+        home: t(home),
+        away: t(away),
+        kind: ExtraKind::Cup { cup: cup(c), round },
+    };
+    let refused = |extra: Vec<Extra>, rule: &str| {
+        let v = violations(&league, &list.clone().with_extra(extra));
+        assert!(v.iter().any(|v| v.contains(rule)), "{rule} not in {v:?}");
+    };
+    // A McArthur first-round tie across zones (a West team v an East team).
+    refused(
+        vec![tie(
+            "McArthur Cup",
+            0,
+            "Horsham 1",
+            "Eastbourne 1",
+            "2026-11-17",
+        )],
+        "[cup zones]",
+    );
+    // Knock-Out quarter-finals between teams that had no first-round tie.
+    refused(
+        vec![tie(
+            "Knock-Out Cup",
+            1,
+            "Horsham 1",
+            "Horsham 2",
+            "2026-11-24",
+        )],
+        "[cup tree]",
+    );
+    // Two teams of one first-round tie both in the quarter-final.
+    refused(
+        vec![
+            tie("Knock-Out Cup", 0, "Horsham 1", "Horsham 2", "2026-10-06"),
+            tie("Knock-Out Cup", 1, "Horsham 2", "Horsham 1", "2026-11-24"),
+        ],
+        "[cup tree]",
+    );
+    // The Paul Watson all-play-all with one team at home twice.
+    refused(
+        vec![
+            tie(
+                "Paul Watson Trophy",
+                0,
+                "Horsham 3",
+                "Lewes 2",
+                "2026-11-17",
+            ),
+            tie(
+                "Paul Watson Trophy",
+                0,
+                "Horsham 3",
+                "Crowborough 2",
+                "2026-12-08",
+            ),
+        ],
+        "[cup all-play-all]",
+    );
+    let d1 = league.teams[t("Horsham 1")].division;
+    let extra = |home: &str, away: &str, d: &str, kind: ExtraKind| Extra {
+        date: date(d),
+        home: t(home),
+        away: t(away),
+        kind,
+    };
+    // Two play-offs for one pair, and a play-off before the division's last match.
+    let po = ExtraKind::PlayOff(d1);
+    refused(
+        vec![
+            extra("Horsham 1", "Horsham 2", "2027-05-25", po),
+            extra("Horsham 2", "Horsham 1", "2027-06-01", po),
+        ],
+        "second play-off",
+    );
+    let last = list
+        .matches
+        .iter()
+        .filter(|m| m.division == d1)
+        .map(|m| m.date)
+        .max()
+        .unwrap();
+    refused(
+        vec![extra(
+            "Horsham 1",
+            "Horsham 2",
+            &(last - chrono::Days::new(1)).to_string(),
+            po,
+        )],
+        "a play-off follows the last league match of Division 1",
+    );
+    // Two replays of one match in June with the home side swapped.
+    let m = list.matches.iter().find(|m| m.division == d1).unwrap();
+    let (h, a) = (
+        league.teams[m.home].name.as_str(),
+        league.teams[m.away].name.as_str(),
+    );
+    refused(
+        vec![
+            extra(h, a, "2027-06-01", ExtraKind::Replay(d1)),
+            extra(a, h, "2027-06-08", ExtraKind::Replay(d1)),
+        ],
+        "second replay",
+    );
+    refused(
+        vec![extra(a, h, "2027-06-08", ExtraKind::Replay(d1))],
+        "replayed where it was to be played",
+    );
+    // Columns: the league gives the away team White on odd boards (rule 8.2); a coin toss
+    // decides the McArthur's colours; the weekday is the date's.
+    let csv = list.to_csv(&league);
+    let first = csv.lines().nth(1).unwrap().to_string();
+    let f: Vec<&str> = first.split(',').collect();
+    let swapped = first.replace(
+        &format!("{} White on board 1", f[3]),
+        &format!("{} White on board 1", f[2]),
+    );
+    let weekday = first.replace(&format!(",{},", f[5]), ",Sun,");
+    for (bad, rule) in [(swapped, "[colours]"), (weekday, "[weekday]")] {
+        let text = csv.replace(&first, &bad);
+        let parsed = check::parse_fixtures(&league, text.as_bytes(), "bad.csv").unwrap();
+        let v: Vec<String> = check::check(&league, &parsed)
+            .violations
+            .iter()
+            .map(|v| v.to_string())
+            .collect();
+        assert!(v.iter().any(|v| v.contains(rule)), "{rule} not in {v:?}");
+    }
+    let mc = list.clone().with_extra([tie(
+        "McArthur Cup",
+        0,
+        "Horsham 1",
+        "Worthing 2",
+        "2026-11-17",
+    )]);
+    let text = mc.to_csv(&league);
+    assert!(text.contains(",coin toss,Quarter-final"), "{text}");
+    let bad = text.replace(
+        ",coin toss,Quarter-final",
+        ",Horsham 1 White on board 1,Quarter-final",
+    );
+    let parsed = check::parse_fixtures(&league, bad.as_bytes(), "bad.csv").unwrap();
+    let v: Vec<String> = check::check(&league, &parsed)
+        .violations
+        .iter()
+        .map(|v| v.to_string())
+        .collect();
+    assert!(
+        v.iter()
+            .any(|v| v.contains("[colours]") && v.contains("coin toss")),
+        "{v:?}"
+    );
+}
+
+/// Rule 2.6's "mutually agreed weekend arrangements" and the McArthur's weekend ties: a
+/// Saturday the clubs agree is a date the league file can fix and `check` accepts; a Saturday
+/// nobody agreed is not a hosting date.
+#[test]
+fn weekend_arrangements_pass_where_the_rules_allow_them() {
+    let (league, list) = sussex();
+    let i = list.matches.len() / 2;
+    let m = list.matches[i];
+    let sat = (1..=6)
+        .map(|k| m.date - chrono::Days::new(k))
+        .find(|d| d.weekday() == chrono::Weekday::Sat)
+        .unwrap();
+    let mut moved = list.clone();
+    moved.matches[i].date = sat;
+    let not_agreed = violations(&league, &moved);
+    assert!(
+        not_agreed.iter().any(|v| v.contains("[2 hosting date]")),
+        "{not_agreed:?}"
+    );
+    let judged = changes::move_fixture(&league, &list, i, sat);
+    match judged {
+        Ok(moved) => assert!(moved.league.agreed_weekend(m.home, m.away, sat)),
+        // Another rule (a team unavailable, rest days) may forbid that Saturday; never the
+        // home team's nights.
+        Err(v) => assert!(v.iter().all(|v| !v.contains("hosting date")), "{v:?}"),
+    }
 }

@@ -201,9 +201,16 @@ pub fn place_from(
         r.dedup();
         r
     };
+    // A tie whose feeding tie found no date cannot be played before it: it waits too.
+    let mut unplaced: Vec<TeamId> = Vec::new();
     for round in rounds {
         let base = out.clone();
         for tie in ties.iter().filter(|t| t.round == round) {
+            if unplaced.contains(&tie.home) || unplaced.contains(&tie.away) {
+                unplaced.extend([tie.home, tie.away]);
+                offers.push((*tie, Vec::new()));
+                continue;
+            }
             let dates = offered(&base, tie);
             let still = offered(&out, tie);
             if let Some(&d) = dates.iter().find(|d| still.contains(d)) {
@@ -216,6 +223,8 @@ pub fn place_from(
                         round: tie.round,
                     },
                 }]);
+            } else {
+                unplaced.extend([tie.home, tie.away]);
             }
             offers.push((*tie, dates));
         }

@@ -33,6 +33,11 @@ pub(super) fn kind(league: &League, r: &Row) -> Option<ExtraKind> {
     }
 }
 
+/// Whether a coin toss decides the row's colours: a tie of a cup whose rules say so.
+pub(super) fn coin_toss(league: &League, r: &Row) -> bool {
+    matches!(kind(league, r), Some(ExtraKind::Cup { cup, .. }) if league.cups[cup].coin_toss)
+}
+
 /// Checks the extra rows against the league file and the league's rows.
 pub(super) fn check(c: &mut Checker<'_>, league_rows: &[Row], extras: &[Row]) {
     if extras.is_empty() {
@@ -50,6 +55,7 @@ pub(super) fn check(c: &mut Checker<'_>, league_rows: &[Row], extras: &[Row]) {
         }
     }
     cup_rounds(c, extras);
+    cup_tree(c, extras);
     once(c, extras);
     rest(c, league_rows, extras);
     capacity(c, league_rows, extras);
@@ -242,6 +248,77 @@ fn once(c: &mut Checker<'_>, extras: &[Row]) {
         if *n == 2 {
             let noun = ["play-off", "play-off replay", "replay"][what as usize];
             c.push(rule, r, format!("a second {noun} between the same teams"));
+        }
+    }
+}
+
+/// Each cup's shape: a knockout's first-round ties within a zone, and every later tie between
+/// teams that came through the round before (each from a tie of its own, unless the first
+/// round gave byes); an all-play-all's teams each at home once.
+fn cup_tree(c: &mut Checker<'_>, extras: &[Row]) {
+    let lg = c.league;
+    for (ci, cup) in lg.cups.iter().enumerate() {
+        let ties: Vec<(&Row, usize)> = extras
+            .iter()
+            .filter_map(|r| match kind(lg, r) {
+                Some(ExtraKind::Cup { cup, round }) if cup == ci && round < usize::MAX => {
+                    Some((r, round))
+                }
+                _ => None,
+            })
+            .collect();
+        if cup.is_all_play_all() {
+            let mut homes: BTreeMap<TeamId, usize> = BTreeMap::new();
+            for (r, _) in &ties {
+                let n = homes.entry(r.home).or_default();
+                *n += 1;
+                if *n == 2 {
+                    let detail = format!(
+                        "{} is at home twice in the all-play-all of {}",
+                        c.name(r.home),
+                        cup.name
+                    );
+                    c.push("cup all-play-all", r, detail);
+                }
+            }
+            continue;
+        }
+        let zone = |t: TeamId| cup.zones.iter().position(|z| z.1.contains(&t));
+        let byes = cup.grid_size() > cup.teams.len();
+        for &(r, round) in &ties {
+            if round == 0 && !cup.zones.is_empty() && zone(r.home) != zone(r.away) {
+                let detail = format!("a first-round tie of {} stays within a zone", cup.name);
+                c.push("cup zones", r, detail);
+            }
+            if round == 0 {
+                continue;
+            }
+            let before: Vec<&Row> = ties
+                .iter()
+                .filter(|t| t.1 == round - 1)
+                .map(|t| t.0)
+                .collect();
+            let came = |t: TeamId| before.iter().position(|b| b.home == t || b.away == t);
+            let (h, a) = (came(r.home), came(r.away));
+            let bye_ok = round == 1 && byes;
+            for (t, from) in [(r.home, h), (r.away, a)] {
+                if from.is_none() && !bye_ok {
+                    let detail = format!(
+                        "{} played no tie in the {} of {}",
+                        c.name(t),
+                        cup.round_name(round - 1),
+                        cup.name
+                    );
+                    c.push("cup tree", r, detail);
+                }
+            }
+            if h.is_some() && h == a {
+                c.push(
+                    "cup tree",
+                    r,
+                    "both teams come from one tie of the round before".into(),
+                );
+            }
         }
     }
 }

@@ -15,7 +15,7 @@ pub use quality::{quality, Quality, TeamFigures, Winter};
 
 use chrono::{Datelike, NaiveDate, Weekday};
 use fixtures_model::{
-    parse_list_date, FixtureList as Neutral, Format, Hosting, League, Match, Rerun, TeamId,
+    parse_list_date, FixtureList as Neutral, Format, Hosting, League, Match, Rerun, Side, TeamId,
 };
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
@@ -38,6 +38,10 @@ pub struct Row {
     pub venue: Option<String>,
     /// The round column, when the list has one (a cup's round, "Play-off", "Replay", ...).
     pub round: Option<String>,
+    /// The colours column, when the list has one ("Lewes 1 White on board 1").
+    pub colours: Option<String>,
+    /// The weekday column, when the list has one.
+    pub weekday: Option<String>,
 }
 
 /// A broken rule: which, of what fixture or team, on what date, and why.
@@ -177,6 +181,8 @@ pub fn parse_fixtures(
         division: col("division"),
         venue: col("venue"),
         round: col("round"),
+        colours: col("colours"),
+        weekday: col("weekday"),
     };
     let teams: HashMap<&str, TeamId> = league
         .teams
@@ -219,6 +225,8 @@ struct Columns {
     division: Option<usize>,
     venue: Option<usize>,
     round: Option<usize>,
+    colours: Option<usize>,
+    weekday: Option<usize>,
 }
 
 /// A record of a list as a row, or what is wrong with it.
@@ -253,6 +261,8 @@ fn row(
             division: c.division.map(|c| field(c).to_string()),
             venue: c.venue.map(|c| field(c).to_string()),
             round: c.round.map(|c| field(c).to_string()),
+            colours: c.colours.map(|c| field(c).to_string()),
+            weekday: c.weekday.map(|c| field(c).to_string()),
         }),
         _ => Err(problems),
     }
@@ -314,6 +324,9 @@ pub fn check_rerun(league: &League, list: &FixtureList, rerun: &Rerun) -> Report
     for r in rows {
         c.row(r);
     }
+    for r in list.rows.iter() {
+        c.columns(r, extra::coin_toss(league, r));
+    }
     extra::check(&mut c, rows, &extras);
     extra::kept(&mut c, &extras);
     c.history(rows);
@@ -360,6 +373,67 @@ impl Checker<'_> {
             date: Some(r.date),
             detail,
         });
+    }
+
+    /// The weekday column names the date's day, and the colours column the side the league's
+    /// `[colours]` gives White on board 1 (nothing, or "coin toss", where a cup's rules toss a
+    /// coin).
+    fn columns(&mut self, r: &Row, coin_toss: bool) {
+        if let Some(day) = r.weekday.as_deref().filter(|d| !d.is_empty()) {
+            let real = r.date.weekday();
+            let full = format!("{real:?}");
+            let named = day.eq_ignore_ascii_case(&real.to_string())
+                || [
+                    "Monday",
+                    "Tuesday",
+                    "Wednesday",
+                    "Thursday",
+                    "Friday",
+                    "Saturday",
+                    "Sunday",
+                ]
+                .iter()
+                .any(|n| n.eq_ignore_ascii_case(day) && n.starts_with(&full));
+            if !named {
+                self.push(
+                    "weekday",
+                    r,
+                    format!("{} is a {real}, not \"{day}\"", r.date),
+                );
+            }
+        }
+        let Some(said) = r.colours.as_deref().filter(|c| !c.is_empty()) else {
+            return;
+        };
+        let lg = self.league;
+        let want = if coin_toss {
+            None
+        } else {
+            match lg.odd_boards_white {
+                Some(Side::Home) => Some(r.home),
+                Some(Side::Away) => Some(r.away),
+                None => return,
+            }
+        };
+        match want {
+            None if !said.eq_ignore_ascii_case("coin toss") => self.push(
+                "colours",
+                r,
+                format!("a coin toss decides the colours of this cup's ties, not \"{said}\""),
+            ),
+            Some(t) if said != format!("{} White on board 1", self.name(t)) => {
+                let side = if t == r.home { "home" } else { "away" };
+                self.push(
+                    "colours",
+                    r,
+                    format!(
+                        "the league gives the {side} team White on the odd boards: {} White on board 1, not \"{said}\"",
+                        self.name(t)
+                    ),
+                );
+            }
+            _ => {}
+        }
     }
 
     /// Rules 1–4 for one row, and its division and venue columns.

@@ -97,6 +97,9 @@ pub struct Cup {
     /// Its ties may be played on a Saturday or Sunday at the home venue, whatever the home
     /// team's nights (the Paul Watson and McArthur rules); extension `weekends`.
     pub weekends: bool,
+    /// A coin toss decides its ties' colours, not the league's `[colours]` (the Paul Watson and
+    /// McArthur rules); extension `coin_toss`.
+    pub coin_toss: bool,
 }
 
 impl Cup {

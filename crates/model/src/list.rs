@@ -150,6 +150,11 @@ impl FixtureList {
                 e.away,
                 e.venue(league),
             );
+            if matches!(e.kind, ExtraKind::Cup { cup, .. } if league.cups[cup].coin_toss) {
+                if let Some(colours) = record.get_mut(CSV_HEADER.len()) {
+                    *colours = "coin toss".into();
+                }
+            }
             record.push(e.round(league));
             rows.push((e.date, 1, record));
         }

@@ -833,6 +833,7 @@ impl<'a> Cx<'a> {
             notice_days,
             reserve,
             weekends: cup.weekends.as_ref().is_some_and(|w| *w.get_ref()),
+            coin_toss: cup.coin_toss.as_ref().is_some_and(|w| *w.get_ref()),
         };
         self.cup_rounds(&c, at);
         Some(c)

@@ -68,6 +68,8 @@ pub struct RawCup {
     pub reserve: Option<RawList>,
     /// Whether its ties may be played on a Saturday or Sunday at the home venue.
     pub weekends: Option<Spanned<bool>>,
+    /// Whether a coin toss decides its ties' colours (not the league's `[colours]`).
+    pub coin_toss: Option<Spanned<bool>>,
 }
 
 /// `[cup]` (one cup) or `[[cup]]` (several).
