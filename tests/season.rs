@@ -624,6 +624,60 @@ fn cup_playoff_and_replay_commands_write_lists_check_accepts() {
         d.run(&["check", "league.toml", "rp.csv"]).status.code(),
         Some(0)
     );
+    // Rule 6.2.2 for a match of the last week: no date offered is exit 2 (it was 0 with "0
+    // dates"); the date the Tournament Controller sets goes in when the rules allow it.
+    let last = SUSSEX_LIST
+        .lines()
+        .skip(1)
+        .filter(|l| l.contains(",Division "))
+        .last()
+        .unwrap()
+        .split(',')
+        .collect::<Vec<_>>();
+    let fixture = format!("{} v {}", last[2], last[3]);
+    let replay = |extra: &[&str]| {
+        let mut args = vec![
+            "replay",
+            "league.toml",
+            "--current",
+            "list.csv",
+            "--fixture",
+            &fixture,
+            "--defaulted-against",
+            last[3],
+        ];
+        args.extend_from_slice(extra);
+        d.run(&args)
+    };
+    let o = replay(&[]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("the Tournament Controller sets one"));
+    let league = parse_league(SUSSEX, "league.toml").unwrap();
+    let home = league.team_by_name(last[2]).unwrap();
+    let set = (1..60)
+        .map(|k| date(last[0]) + chrono::Days::new(k))
+        .find(|d| league.teams[home].hosting.hosts_on(*d) && !league.closed.contains(d))
+        .unwrap()
+        .to_string();
+    let o = replay(&["--date", &set, "-o", "late.csv"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let c = d.run(&["check", "league.toml", "late.csv"]);
+    assert_eq!(
+        c.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&c.stdout)
+    );
 }
 
 #[test]
@@ -709,6 +763,34 @@ fn joint_teams_and_half_way_house_venues_host_where_the_league_file_says() {
         .violations
         .iter()
         .any(|v| v.rule == "3 venue closed"));
+    // A play-off after a meeting at the half-way house (rule 12.2): the team away in that
+    // meeting at home, at its own venue, never the half-way house.
+    let list = check::parse_fixtures(&league, csv.as_bytes(), "rapid.csv")
+        .unwrap()
+        .to_neutral(&league);
+    let (h, a) = (
+        league.team_by_name(&neutral[2]).unwrap(),
+        league.team_by_name(&neutral[3]).unwrap(),
+    );
+    let p = playoff::play_off(&league, &list, h, a).expect("a play-off date");
+    assert_eq!((p.home, p.away), (a, h), "{}", p.why);
+    assert!(
+        p.why.contains("half-way house Burgess Hill Hall"),
+        "{}",
+        p.why
+    );
+    for e in &p.list.extra {
+        assert_ne!(
+            league.venues[e.venue(&league)].name,
+            "Burgess Hill Hall",
+            "{e:?}"
+        );
+    }
+    assert!(
+        violations(&league, &p.list).is_empty(),
+        "{:?}",
+        violations(&league, &p.list)
+    );
 }
 
 #[test]
@@ -1085,6 +1167,41 @@ fn check_refuses_cup_trees_play_offs_replays_and_columns_the_rules_forbid() {
     );
 }
 
+/// A cup's reserve is the program's room for the cup, not a rule: a change the clubs agree
+/// onto a reserved date passes (it was refused as `[cup reserve]`).
+#[test]
+fn an_agreed_change_may_use_a_cups_reserved_date() {
+    let (league, list) = sussex();
+    let ko = &league.cups[league.cup_by_name("Knock-Out Cup").unwrap()];
+    let tried: Vec<Vec<String>> = list
+        .matches
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| ko.teams.contains(&m.home) && m.date > date("2026-12-20"))
+        .take(20)
+        .flat_map(|(i, m)| {
+            ko.reserve
+                .iter()
+                .filter(|d| **d > date("2026-12-20"))
+                .map(move |d| (i, m, *d))
+        })
+        .map(
+            |(i, _, d)| match changes::move_fixture(&league, &list, i, d) {
+                Ok(_) => Vec::new(),
+                Err(v) => v,
+            },
+        )
+        .collect();
+    let reserve: Vec<&String> = tried
+        .iter()
+        .flatten()
+        .filter(|v| v.contains("[cup reserve]"))
+        .collect();
+    assert!(reserve.is_empty(), "{:?}", &reserve[..reserve.len().min(3)]);
+    let taken = tried.iter().filter(|v| v.is_empty()).count();
+    assert!(taken > 0, "no reserved date taken of {}", tried.len());
+}
+
 /// Rule 2.6's "mutually agreed weekend arrangements" and the McArthur's weekend ties: a
 /// Saturday the clubs agree is a date the league file can fix and `check` accepts; a Saturday
 /// nobody agreed is not a hosting date.
@@ -1111,4 +1228,24 @@ fn weekend_arrangements_pass_where_the_rules_allow_them() {
         // home team's nights.
         Err(v) => assert!(v.iter().all(|v| !v.contains("hosting date")), "{v:?}"),
     }
+}
+
+/// Only the Paul Watson and McArthur rules make three entrants an all-play-all; the
+/// Knock-Out Cup's rule 3 asks for a pairing tree, so three entrants there get a bye.
+#[test]
+fn three_knock_out_entrants_make_a_tree_with_a_bye() {
+    let three = SUSSEX.replacen(
+        "teams = [\"Horsham 1\", \"Horsham 2\", \"Horsham 3\", \"Hastings & St Leonards 1\", \"Bexhill 1\",\n         \"Bexhill 2\", \"Eastbourne 1\", \"Eastbourne 2\", \"Brighton & Hove 1\", \"Haywards Heath 1\",\n         \"Haywards Heath 2\", \"Crowborough 1\", \"Lewes 1\", \"Worthing 2\", \"Uckfield 1\",\n         \"East Grinstead\"]",
+        "teams = [\"Horsham 1\", \"Lewes 1\", \"Bexhill 1\"]",
+        1,
+    );
+    assert_ne!(three, SUSSEX);
+    let league = parse_league(&three, "three.toml").unwrap();
+    let ko = &league.cups[league.cup_by_name("Knock-Out Cup").unwrap()];
+    assert!(!ko.is_all_play_all());
+    assert_eq!(ko.rounds(), 2);
+    let ties = cup::ties(ko, &cup::draw(ko, 1), &mut |_| None);
+    assert_eq!(ties.len(), 1, "one semi-final, one bye: {ties:?}");
+    let pw = &league.cups[league.cup_by_name("Paul Watson Trophy").unwrap()];
+    assert!(pw.is_all_play_all());
 }

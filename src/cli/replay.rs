@@ -8,7 +8,9 @@ use std::path::PathBuf;
 
 /// The dates convenient to the team defaulted against on which a match can be replayed (rule
 /// 6.2.2): after the match, at its venue on the home team's nights, both teams available and
-/// free. With -o writes the list with the replay on the first of them (or on --date).
+/// free. With -o writes the list with the replay on the first of them, or on --date (the date
+/// the Tournament Controller sets: any date `check` accepts). No date offered and no --date:
+/// exit 2.
 #[derive(clap::Args)]
 pub struct Args {
     #[command(flatten)]
@@ -16,7 +18,8 @@ pub struct Args {
     /// The team defaulted against.
     #[arg(long)]
     defaulted_against: String,
-    /// The replay's date, one of those offered (default: the first).
+    /// The replay's date the Tournament Controller or the Fixtures Secretary sets (default: the
+    /// first offered).
     #[arg(long)]
     date: Option<String>,
     /// Write the fixture list with the replay.
@@ -52,26 +55,23 @@ pub fn run(a: Args) -> Result<(), CliError> {
         .map(|d| format!("{d} {}", d.weekday()))
         .collect();
     println!("  {}", shown.join(", "));
+    // Rule 6.2.2: without agreement the Tournament Controller (or, rule 2.1, the Fixtures
+    // Secretary) sets the date; any date the league's rules allow, which `check` decides.
     let date = match &a.date {
-        Some(d) => {
-            let d = super::reschedule::from_date(d)?;
-            if !dates.contains(&d) {
-                return Err(CliError::input(format!(
-                    "error: {d} is not one of the dates offered"
-                )));
-            }
-            Some(d)
-        }
+        Some(d) => Some(super::reschedule::from_date(d)?),
         None => dates.first().copied(),
+    };
+    let Some(date) = date else {
+        return Err(CliError {
+            code: super::EXIT_INFEASIBLE,
+            lines: vec![format!(
+                "error: no date up to {} suits the team defaulted against and the rules; the Tournament Controller sets one (--date)",
+                league.end
+            )],
+        });
     };
     if let Some(out) = &a.output {
         not_over_inputs(out, &[&a.at.at.league, &a.at.at.current])?;
-        let Some(date) = date else {
-            return Err(CliError {
-                code: super::EXIT_INFEASIBLE,
-                lines: vec!["error: no date to replay the match".into()],
-            });
-        };
         let with = list.clone().with_extra([Extra {
             date,
             home: m.home,

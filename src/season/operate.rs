@@ -203,7 +203,13 @@ impl Season {
                 .find(|d| d.cup == lg.cups[ci].name)
                 .map(|d| d.seed);
             if let Some(seed) = seed {
-                self.place_cup(today, &cur, ci, seed, Kind::CupRound)?;
+                // All or nothing: a refused round takes the result back out.
+                let (results, log) = (self.results.len() - 1, self.log.len() - 1);
+                if let Err(e) = self.place_cup(today, &cur, ci, seed, Kind::CupRound) {
+                    self.results.truncate(results);
+                    self.log.truncate(log);
+                    return Err(e);
+                }
             }
         }
         Ok(self.log.last().expect("an entry was pushed"))

@@ -50,7 +50,8 @@ fn dates_for(
 ) -> Vec<NaiveDate> {
     let h = &league.teams[home];
     let host = Host {
-        venue: league.fixture_venue(home, away),
+        // A play-off at the home team's own venue, never a half-way house (rule 12.2).
+        venue: league.match_venue(home),
         hosting: &h.hosting,
         after_league_start: true,
     };
@@ -177,15 +178,28 @@ fn play_off_venue(
         .filter(|m| (m.home, m.away) == (a, b) || (m.home, m.away) == (b, a))
         .collect();
     match met.as_slice() {
-        [m] => (
-            m.away,
-            m.home,
-            format!(
-                "rule 12.2: they met at {}'s on {}, so the venue is reversed",
-                name(m.home),
-                m.date
-            ),
-        ),
+        [m] => {
+            let at = league.fixture_venue(m.home, m.away);
+            let place = if at == league.match_venue(m.home) {
+                format!("at {}'s", name(m.home))
+            } else {
+                // A half-way house (rule 2.3): the reversal is the other team's own venue.
+                format!(
+                    "at the half-way house {} ({} at home)",
+                    league.venues[at].name,
+                    name(m.home)
+                )
+            };
+            (
+                m.away,
+                m.home,
+                format!(
+                    "rule 12.2: they met {place} on {}, so {} is at home",
+                    m.date,
+                    name(m.away)
+                ),
+            )
+        }
         [] => (
             a,
             b,

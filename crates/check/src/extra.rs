@@ -101,12 +101,17 @@ pub(super) fn kept(c: &mut Checker<'_>, extras: &[Row]) {
     }
 }
 
-/// Where a row is played: a cup tie at the home team's own venue; other rows where their league
-/// match is (a `[[neutral]]` venue, a division's central venue, else the home team's).
+/// Where a row is played: a cup tie at the home team's own venue; a play-off at the home team's
+/// (or the division's central venue); a replay where its league match is.
 fn venue_of(lg: &League, r: &Row, k: ExtraKind) -> usize {
     match k {
         ExtraKind::Cup { .. } => lg.teams[r.home].venue,
-        _ => super::venue_of_match(lg, r.home, r.away),
+        // A play-off reverses the venue (12.2): the home team's own, never a half-way house.
+        ExtraKind::PlayOff(_) | ExtraKind::PlayOffReplay(_) => {
+            let t = &lg.teams[r.home];
+            lg.divisions[t.division].venue.unwrap_or(t.venue)
+        }
+        ExtraKind::Replay(_) => super::venue_of_match(lg, r.home, r.away),
     }
 }
 

@@ -477,9 +477,14 @@ impl Checker<'_> {
             league_start_binds: true,
         };
         self.playable(r, at);
-        // Dates a cup keeps for its ties: its entrants play no league match on them.
+        // Dates a cup keeps for its ties: its entrants play no league match on them, but one
+        // the league file fixes there (a change the clubs agreed).
+        let fixed = lg
+            .fixed
+            .iter()
+            .any(|f| (f.home, f.away, f.date) == (r.home, r.away, d));
         for cup in &lg.cups {
-            if cup.reserve.contains(&d) {
+            if cup.reserve.contains(&d) && !fixed {
                 for (id, t) in [(r.home, h), (r.away, a)] {
                     if cup.teams.contains(&id) {
                         self.push(
@@ -864,7 +869,13 @@ impl Checker<'_> {
                     detail: format!("hosts {n} matches (capacity {cap})"),
                 });
             } else if !venue.closed.contains(&d) {
-                // A cup's reserved date keeps a place free for each of its entrants at home here.
+                // A cup's reserved date keeps a place free for each of its entrants at home here;
+                // a match the league file fixes here (a change the clubs agreed) may take one.
+                let fixed = lg
+                    .fixed
+                    .iter()
+                    .filter(|f| f.date == d && venue_of_match(lg, f.home, f.away) == v)
+                    .count();
                 let kept: Vec<&str> = lg
                     .cups
                     .iter()
@@ -873,14 +884,14 @@ impl Checker<'_> {
                     .filter(|&(_, t)| lg.teams[t].venue == v)
                     .map(|(c, _)| c.name.as_str())
                     .collect();
-                if !kept.is_empty() && n + kept.len().min(cap) > cap {
+                let held = kept.len().min(cap).saturating_sub(fixed);
+                if held > 0 && n + held > cap {
                     self.out.push(Violation {
                         rule: "cup reserve",
                         fixture: venue.name.clone(),
                         date: Some(d),
                         detail: format!(
-                            "hosts {n} league matches (capacity {cap}), but {} places are kept for {}",
-                            kept.len().min(cap),
+                            "hosts {n} league matches (capacity {cap}), but {held} places are kept for {}",
                             kept.join(", ")
                         ),
                     });

@@ -100,12 +100,16 @@ pub struct Cup {
     /// A coin toss decides its ties' colours, not the league's `[colours]` (the Paul Watson and
     /// McArthur rules); extension `coin_toss`.
     pub coin_toss: bool,
+    /// Three entrants play an all-play-all, not a knockout with a bye (the Paul Watson and
+    /// McArthur rules; the Knock-Out Cup's rule 3 asks for a tree); extension
+    /// `all_play_all_of_three`.
+    pub all_play_all_of_three: bool,
 }
 
 impl Cup {
-    /// With exactly three entrants a cup is an all-play-all (Paul Watson and McArthur rules).
+    /// Whether the cup is an all-play-all: three entrants where its rules say so.
     pub fn is_all_play_all(&self) -> bool {
-        self.teams.len() == 3
+        self.teams.len() == 3 && self.all_play_all_of_three
     }
 
     /// Positions in the draw's grid (a power of two): the smallest that holds every zone's
@@ -514,7 +518,13 @@ impl League {
     /// for cup ties when the date is in a cup's `reserve` (one per entrant at home there).
     pub fn league_capacity(&self, v: VenueId, date: NaiveDate) -> u32 {
         let cap = self.venues[v].capacity_on(date);
-        cap.saturating_sub(self.kept_for_cups(v, date).min(cap))
+        // A match the league file fixes there (a change the clubs agreed) may take a kept place.
+        let fixed = self
+            .fixed
+            .iter()
+            .filter(|f| f.date == date && self.fixture_venue(f.home, f.away) == v)
+            .count() as u32;
+        cap.saturating_sub(self.kept_for_cups(v, date).min(cap).saturating_sub(fixed))
     }
 
     /// Places a venue keeps on `date` for cup ties: one per entrant at home there of each cup
@@ -722,8 +732,14 @@ impl League {
         if a.unavailable_away.contains(&date) {
             out.push(Unplayable::UnavailableAway);
         }
+        // A cup's reserve is this program's way to keep room for its ties, not a rule of the
+        // league: a match the league file fixes there (a change the clubs agreed) may use it.
+        let fixed = self
+            .fixed
+            .iter()
+            .any(|f| (f.home, f.away, f.date) == (home, away, date));
         for (c, cup) in self.cups.iter().enumerate() {
-            if cup.reserve.contains(&date) {
+            if cup.reserve.contains(&date) && !fixed {
                 for t in [home, away] {
                     if cup.teams.contains(&t) {
                         out.push(Unplayable::CupReserved(t, c));

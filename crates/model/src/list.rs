@@ -50,12 +50,14 @@ pub struct Extra {
 }
 
 impl Extra {
-    /// Where it is played: a cup tie at the home team's own venue, anything else where the
-    /// league match would be.
+    /// Where it is played: a cup tie at the home team's own venue; a play-off and its replay
+    /// at the home team's (or the division's central venue), not a half-way house agreed for
+    /// the league match (rule 12.2 reverses the venue); a replay where the match was to be.
     pub fn venue(&self, league: &League) -> usize {
         match self.kind {
             ExtraKind::Cup { .. } => league.teams[self.home].venue,
-            _ => league.fixture_venue(self.home, self.away),
+            ExtraKind::PlayOff(_) | ExtraKind::PlayOffReplay(_) => league.match_venue(self.home),
+            ExtraKind::Replay(_) => league.fixture_venue(self.home, self.away),
         }
     }
 

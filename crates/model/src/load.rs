@@ -787,18 +787,7 @@ impl<'a> Cx<'a> {
                 .collect(),
             None => (0..league.teams.len()).collect(),
         };
-        let finalists: Vec<usize> = cup
-            .finalists
-            .iter()
-            .filter_map(|n| self.lookup(team_ix, n, "cup.finalists", "team"))
-            .collect();
-        if finalists.len() > 2 {
-            self.err(
-                cup.finalists[2].span().start,
-                "cup.finalists",
-                Problem::BadValue("a cup has two finalists".into()),
-            );
-        }
+        let finalists = self.cup_finalists(cup, team_ix);
         let deadlines = self.cup_deadlines(cup);
         let opens = match &cup.opens {
             Some(v) => self.date(v, "cup.opens")?,
@@ -832,11 +821,29 @@ impl<'a> Cx<'a> {
             offer,
             notice_days,
             reserve,
-            weekends: cup.weekends.as_ref().is_some_and(|w| *w.get_ref()),
-            coin_toss: cup.coin_toss.as_ref().is_some_and(|w| *w.get_ref()),
+            weekends: flag(&cup.weekends),
+            coin_toss: flag(&cup.coin_toss),
+            all_play_all_of_three: flag(&cup.all_play_all_of_three),
         };
         self.cup_rounds(&c, at);
         Some(c)
+    }
+
+    /// Last year's finalists (two at most).
+    fn cup_finalists(&mut self, cup: &RawCup, team_ix: &HashMap<String, usize>) -> Vec<TeamId> {
+        let finalists: Vec<usize> = cup
+            .finalists
+            .iter()
+            .filter_map(|n| self.lookup(team_ix, n, "cup.finalists", "team"))
+            .collect();
+        if finalists.len() > 2 {
+            self.err(
+                cup.finalists[2].span().start,
+                "cup.finalists",
+                Problem::BadValue("a cup has two finalists".into()),
+            );
+        }
+        finalists
     }
 
     /// A cup with deadlines has one for each round.
@@ -1051,7 +1058,7 @@ impl<'a> Cx<'a> {
             early_days: days(&raw.early_days, "changes.early_days", 14),
             notice_days: days(&raw.notice_days, "changes.notice_days", 28),
             notify_days: days(&raw.notify_days, "changes.notify_days", 7),
-            weekends: raw.weekends.as_ref().is_some_and(|w| *w.get_ref()),
+            weekends: flag(&raw.weekends),
         })
     }
 
@@ -1384,6 +1391,11 @@ impl<'a> Cx<'a> {
             self.err(at, "date", problem);
         }
     }
+}
+
+/// An optional `true`/`false` key: false when absent.
+fn flag(v: &Option<Spanned<bool>>) -> bool {
+    v.as_ref().is_some_and(|w| *w.get_ref())
 }
 
 /// Why a name cannot be written safely into a fixture list, calendar or spreadsheet, if it

@@ -70,6 +70,8 @@ pub struct RawCup {
     pub weekends: Option<Spanned<bool>>,
     /// Whether a coin toss decides its ties' colours (not the league's `[colours]`).
     pub coin_toss: Option<Spanned<bool>>,
+    /// Whether three entrants play an all-play-all instead of a knockout with a bye.
+    pub all_play_all_of_three: Option<Spanned<bool>>,
 }
 
 /// `[cup]` (one cup) or `[[cup]]` (several).
