@@ -69,4 +69,31 @@ fn the_cli_names_the_fixture_and_refuses_an_unknown_one() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("Nobody v Lewes 1"));
+    // --today: a fixture before it is played and does not move; none is offered before it.
+    let suggest_on = |today: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_fixtures"))
+            .arg("suggest")
+            .arg(&league_file)
+            .arg("--current")
+            .arg(&current)
+            .args(["--fixture", &fixture, "--json", "--today", today])
+            .output()
+            .unwrap()
+    };
+    let after = (chrono::NaiveDate::parse_from_str(&first.0, "%Y-%m-%d").unwrap()
+        + chrono::Days::new(1))
+    .to_string();
+    let out = suggest_on(&after);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("before today"));
+    let out = suggest_on(&first.0);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let dates: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["date"].as_str().unwrap())
+        .collect();
+    assert!(dates.iter().all(|d| *d >= first.0.as_str()), "{dates:?}");
 }

@@ -25,6 +25,10 @@ pub struct Args {
     /// The committee accepts the change as exceptional: write it even outside the windows.
     #[arg(long)]
     exceptional: bool,
+    /// Today (YYYY-MM-DD): a fixture before it is played or awaits its result and does not
+    /// move, and no fixture moves to a date before it.
+    #[arg(long)]
+    today: Option<String>,
     /// Write the new fixture list.
     #[arg(short, long)]
     output: Option<PathBuf>,
@@ -42,6 +46,13 @@ pub fn run(a: Args) -> Result<(), CliError> {
     let to = super::reschedule::from_date(&a.to)?;
     let agreed = super::reschedule::from_date(&a.agreed)?;
     let m = list.matches[index];
+    if let Some(today) = super::not_played(&a.today, m.date, &a.at.fixture)? {
+        if to < today {
+            return Err(CliError::input(format!(
+                "error: --to {to} is before today ({today})"
+            )));
+        }
+    }
     let name = |t: usize| league.teams[t].name.as_str();
     let judged = changes::judge(&league, &list, index, to, agreed);
     let window = judged

@@ -205,6 +205,26 @@ impl Current {
     }
 }
 
+/// `--today` as a date, refusing a fixture dated before it (played, or awaiting its result).
+fn not_played(
+    today: &Option<String>,
+    date: chrono::NaiveDate,
+    fixture: &str,
+) -> Result<Option<chrono::NaiveDate>, CliError> {
+    let Some(text) = today else { return Ok(None) };
+    let today = model::parse_iso_date(text.trim()).ok_or_else(|| {
+        CliError::input(format!(
+            "error: --today: \"{text}\" is not a date (YYYY-MM-DD)"
+        ))
+    })?;
+    if date < today {
+        return Err(CliError::input(format!(
+            "error: {fixture} was on {date}, before today ({today}): it is played or awaits its result and does not move"
+        )));
+    }
+    Ok(Some(today))
+}
+
 /// The search options every solving subcommand takes.
 #[derive(clap::Args, Clone)]
 struct SearchArgs {

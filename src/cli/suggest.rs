@@ -14,6 +14,10 @@ pub struct Args {
     /// The first date to consider (YYYY-MM-DD; default: the season's start).
     #[arg(long)]
     from: Option<String>,
+    /// Today (YYYY-MM-DD): a fixture before it is played or awaits its result and does not
+    /// move, and no date before it is offered. Without it nothing is taken as played.
+    #[arg(long)]
+    today: Option<String>,
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
@@ -22,10 +26,13 @@ pub struct Args {
 /// Runs `suggest`.
 pub fn run(a: Args) -> Result<(), CliError> {
     let (league, list, index) = a.at.load()?;
-    let from = match &a.from {
+    let mut from = match &a.from {
         Some(f) => super::reschedule::from_date(f)?,
         None => league.start,
     };
+    if let Some(today) = super::not_played(&a.today, list.matches[index].date, &a.at.fixture)? {
+        from = from.max(today);
+    }
     let found = suggest::suggest(&league, &list, index, from);
     if a.json {
         println!(
