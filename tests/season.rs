@@ -601,19 +601,23 @@ fn cup_playoff_and_replay_commands_write_lists_check_accepts() {
         .unwrap()
         .split(',')
         .collect::<Vec<_>>();
-    let fixture = format!("{} v {}", first[2], first[3]);
-    let o = d.run(&[
-        "replay",
-        "league.toml",
-        "--current",
-        "list.csv",
-        "--fixture",
-        &fixture,
-        "--defaulted-against",
-        first[3],
-        "-o",
-        "rp.csv",
-    ]);
+    // `replay` of the match in `row` (a list's fields), defaulted against its away team.
+    let replay_of = |row: &[&str], extra: &[&str]| {
+        let fixture = format!("{} v {}", row[2], row[3]);
+        let mut args = vec![
+            "replay",
+            "league.toml",
+            "--current",
+            "list.csv",
+            "--fixture",
+            &fixture,
+            "--defaulted-against",
+            row[3],
+        ];
+        args.extend_from_slice(extra);
+        d.run(&args)
+    };
+    let o = replay_of(&first, &["-o", "rp.csv"]);
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -634,21 +638,7 @@ fn cup_playoff_and_replay_commands_write_lists_check_accepts() {
         .unwrap()
         .split(',')
         .collect::<Vec<_>>();
-    let fixture = format!("{} v {}", last[2], last[3]);
-    let replay = |extra: &[&str]| {
-        let mut args = vec![
-            "replay",
-            "league.toml",
-            "--current",
-            "list.csv",
-            "--fixture",
-            &fixture,
-            "--defaulted-against",
-            last[3],
-        ];
-        args.extend_from_slice(extra);
-        d.run(&args)
-    };
+    let replay = |extra: &[&str]| replay_of(&last, extra);
     let o = replay(&[]);
     assert_eq!(
         o.status.code(),

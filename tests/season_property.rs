@@ -28,9 +28,9 @@ fn toml_of(teams: usize, masks: &[u8], min_days: u32) -> String {
     let mut t = format!(
         "name = \"Generated\"\nstart = {START}\nend = {end}\n\n[rules]\nmin_days_between = {min_days}\n\n[changes]\nissued = 2027-01-01\nweekends = true\n\n[[division]]\nname = \"Division 1\"\nformat = \"single\"\n\n"
     );
-    for i in 0..teams {
+    for (i, mask) in masks.iter().enumerate().take(teams) {
         let nights: Vec<String> = (0..5)
-            .filter(|b| masks[i] & (1 << b) != 0 || *b == i % 5)
+            .filter(|b| mask & (1 << b) != 0 || *b == i % 5)
             .map(|b| format!("\"{}\"", DAYS[b]))
             .collect();
         t += &format!(

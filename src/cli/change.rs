@@ -16,15 +16,8 @@ use std::path::PathBuf;
 pub struct Args {
     #[command(flatten)]
     at: super::CurrentFixture,
-    /// The new date (YYYY-MM-DD).
-    #[arg(long)]
-    to: String,
-    /// The date the clubs concluded the agreement (YYYY-MM-DD).
-    #[arg(long)]
-    agreed: String,
-    /// The committee accepts the change as exceptional: write it even outside the windows.
-    #[arg(long)]
-    exceptional: bool,
+    #[command(flatten)]
+    agreement: Agreement,
     /// Today (YYYY-MM-DD): a fixture before it is played or awaits its result and does not
     /// move, and no fixture moves to a date before it.
     #[arg(long)]
@@ -32,6 +25,21 @@ pub struct Args {
     /// Write the new fixture list.
     #[arg(short, long)]
     output: Option<PathBuf>,
+}
+
+/// A change the clubs agreed: the new date, the day they agreed it, and whether the committee
+/// allows it as exceptional (rule 2.6). `change` and `season change` take it.
+#[derive(clap::Args)]
+pub(super) struct Agreement {
+    /// The new date (YYYY-MM-DD).
+    #[arg(long)]
+    pub to: String,
+    /// The date the clubs concluded the agreement (YYYY-MM-DD).
+    #[arg(long)]
+    pub agreed: String,
+    /// The committee accepts the change as exceptional: write it even outside the windows.
+    #[arg(long)]
+    pub exceptional: bool,
 }
 
 /// Runs `change`.
@@ -43,8 +51,8 @@ pub fn run(a: Args) -> Result<(), CliError> {
             a.at.at.league.display()
         )));
     };
-    let to = super::reschedule::from_date(&a.to)?;
-    let agreed = super::reschedule::from_date(&a.agreed)?;
+    let to = super::reschedule::from_date(&a.agreement.to)?;
+    let agreed = super::reschedule::from_date(&a.agreement.agreed)?;
     let m = list.matches[index];
     if let Some(today) = super::not_played(&a.today, m.date, &a.at.fixture)? {
         if to < today {
@@ -85,7 +93,7 @@ pub fn run(a: Args) -> Result<(), CliError> {
         name(m.away)
     );
     let exceptional = matches!(window, Window::Exceptional(_));
-    if exceptional && !a.exceptional {
+    if exceptional && !a.agreement.exceptional {
         return Err(CliError {
             code: super::EXIT_INFEASIBLE,
             lines: vec!["error: outside rule 2.6's windows; only the committee can allow it (--exceptional); nothing written".into()],

@@ -117,15 +117,8 @@ struct ChangeArgs {
     at: At,
     /// The fixture, "HOME v AWAY".
     fixture: String,
-    /// The new date.
-    #[arg(long)]
-    to: String,
-    /// The day the clubs concluded the agreement.
-    #[arg(long)]
-    agreed: String,
-    /// The committee allows it under exceptional circumstances.
-    #[arg(long)]
-    exceptional: bool,
+    #[command(flatten)]
+    agreement: super::change::Agreement,
 }
 
 #[derive(clap::Args)]
@@ -310,9 +303,10 @@ pub fn run(a: Args) -> Result<(), CliError> {
             p.at.apply(|s, today| s.postpone(today, &p.fixture, to).map(|_| ()))
         }
         Command::Change(c) => {
-            let (to, agreed) = (date("--to", &c.to)?, date("--agreed", &c.agreed)?);
+            let g = &c.agreement;
+            let (to, agreed) = (date("--to", &g.to)?, date("--agreed", &g.agreed)?);
             c.at.apply(|s, today| {
-                s.change(today, &c.fixture, to, agreed, c.exceptional)
+                s.change(today, &c.fixture, to, agreed, g.exceptional)
                     .map(|_| ())
             })
         }
