@@ -1239,3 +1239,61 @@ fn three_knock_out_entrants_make_a_tree_with_a_bye() {
     let pw = &league.cups[league.cup_by_name("Paul Watson Trophy").unwrap()];
     assert!(pw.is_all_play_all());
 }
+
+/// KO rule 3 gives each round a deadline, not a start: a quarter-final played early, once both
+/// its teams are through, passes; one before a tie its team came through does not.
+#[test]
+fn a_round_may_be_played_early_after_its_feeding_ties() {
+    let (league, list) = sussex();
+    let ci = league.cup_by_name("Knock-Out Cup").unwrap();
+    let c = &league.cups[ci];
+    let mut early = None;
+    for seed in 0..20 {
+        let ties = cup::ties(c, &cup::draw(c, seed), &mut |t| Some(t.home));
+        let first: Vec<cup::Tie> = ties.iter().copied().filter(|t| t.round == 0).collect();
+        let (placed, _) = cup::place(&league, ci, &list, &first);
+        let date_of = |team: TeamId| {
+            placed
+                .extra
+                .iter()
+                .find(|e| e.home == team || e.away == team)
+                .map(|e| e.date)
+        };
+        for t in ties.iter().filter(|t| t.round == 1) {
+            let (Some(a), Some(b)) = (date_of(t.home), date_of(t.away)) else {
+                continue;
+            };
+            let qf = |d: NaiveDate| {
+                placed.clone().with_extra([Extra {
+                    date: d,
+                    home: t.home,
+                    away: t.away,
+                    kind: ExtraKind::Cup { cup: ci, round: 1 },
+                }])
+            };
+            let window = a
+                .max(b)
+                .iter_days()
+                .skip(1)
+                .take_while(|d| *d <= date("2026-10-30"));
+            if let Some(d) = window
+                .into_iter()
+                .find(|d| violations(&league, &qf(*d)).is_empty())
+            {
+                early = Some((qf(d), qf(a.min(b))));
+                break;
+            }
+        }
+        if early.is_some() {
+            break;
+        }
+    }
+    let (ok, before) = early.expect("a quarter-final with a date before 31 October");
+    assert!(violations(&league, &ok).is_empty());
+    let v = violations(&league, &before);
+    assert!(
+        v.iter()
+            .any(|v| v.contains("[cup tree]") && v.contains("comes before")),
+        "{v:?}"
+    );
+}

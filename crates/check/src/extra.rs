@@ -160,25 +160,20 @@ fn cup_tie(c: &mut Checker<'_>, r: &Row, cup: usize, round: usize) {
         );
         return;
     }
-    // The window: the first round from `opens`, a later one from the day after the previous
-    // deadline, each to its own deadline (the last rounds take the last deadlines).
+    // Each round by its own deadline (the last rounds take the last deadlines), from the
+    // cup's opening: a round may be played early, once its teams are through (`cup_tree`).
     let rounds = cup.rounds();
     if cup.deadlines.len() >= rounds {
-        let first = cup.deadlines.len() - rounds;
-        let end = cup.deadlines[first + round];
-        let start = if round == 0 {
-            cup.opens
-        } else {
-            cup.deadlines[first + round - 1] + chrono::Days::new(1)
-        };
-        if r.date < start || r.date > end {
+        let end = cup.deadlines[cup.deadlines.len() - rounds + round];
+        if r.date < cup.opens || r.date > end {
             c.push(
                 "cup deadline",
                 r,
                 format!(
-                    "the {} of {} is played from {start} to {end}",
+                    "the {} of {} is played from {} to {end}",
                     cup.round_name(round),
-                    cup.name
+                    cup.name,
+                    cup.opens
                 ),
             );
         }
@@ -323,6 +318,17 @@ fn cup_tree(c: &mut Checker<'_>, extras: &[Row]) {
                     r,
                     "both teams come from one tie of the round before".into(),
                 );
+            }
+            // A tie comes after the ties its teams came through.
+            for from in [h, a].into_iter().flatten() {
+                if before[from].date >= r.date {
+                    let detail = format!(
+                        "it comes before the {} tie its teams came through ({})",
+                        cup.round_name(round - 1),
+                        before[from].date
+                    );
+                    c.push("cup tree", r, detail);
+                }
             }
         }
     }
