@@ -1297,3 +1297,44 @@ fn a_round_may_be_played_early_after_its_feeding_ties() {
         "{v:?}"
     );
 }
+
+/// The Paul Watson and McArthur rules: the home captain offers dates "avoiding clashes with
+/// away club fixtures". No offered date has another match of the away club; without the key,
+/// some would.
+#[test]
+fn offered_dates_avoid_the_away_clubs_fixtures() {
+    let (league, list) = sussex();
+    let ci = league.cup_by_name("McArthur Cup").unwrap();
+    let mut loose = league.clone();
+    loose.cups[ci].avoid_away_club = false;
+    let clubs_busy = |club: usize, d: NaiveDate| {
+        list.matches.iter().any(|m| {
+            m.date == d
+                && [m.home, m.away]
+                    .iter()
+                    .any(|&t| league.teams[t].club == club)
+        })
+    };
+    let (mut offered, mut clashes_without) = (0, 0);
+    for seed in 0..20 {
+        let c = &league.cups[ci];
+        for t in cup::ties(c, &cup::draw(c, seed), &mut |t| Some(t.home)) {
+            let club = league.teams[t.away].club;
+            for d in cup::offered_dates(&league, c, &list, &t) {
+                offered += 1;
+                assert!(
+                    !clubs_busy(club, d),
+                    "seed {seed}: {d} clashes with the away club"
+                );
+            }
+            clashes_without += cup::offered_dates(&loose, &loose.cups[ci], &list, &t)
+                .into_iter()
+                .filter(|d| clubs_busy(club, *d))
+                .count();
+        }
+    }
+    assert!(
+        offered > 0 && clashes_without > 0,
+        "{offered} offered, {clashes_without} clashes without the key"
+    );
+}

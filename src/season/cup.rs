@@ -162,7 +162,21 @@ pub fn offered_dates(league: &League, cup: &Cup, list: &FixtureList, tie: &Tie) 
         hosting: &h.hosting,
         after_league_start: false,
     };
-    open_dates(league, list, tie.home, tie.away, host, from, to)
+    let mut dates = open_dates(league, list, tie.home, tie.away, host, from, to);
+    if cup.avoid_away_club {
+        // "avoiding clashes with away club fixtures": no other match of the away club that day.
+        let club = league.teams[tie.away].club;
+        let busy: Vec<NaiveDate> = list
+            .matches
+            .iter()
+            .map(|m| (m.date, m.home, m.away))
+            .chain(list.extra.iter().map(|e| (e.date, e.home, e.away)))
+            .filter(|&(_, h, a)| league.teams[h].club == club || league.teams[a].club == club)
+            .map(|(d, _, _)| d)
+            .collect();
+        dates.retain(|d| !busy.contains(d));
+    }
+    dates
 }
 
 /// Gives every tie the dates its home captain can offer and places it on one. The ties of a

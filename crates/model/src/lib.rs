@@ -104,6 +104,9 @@ pub struct Cup {
     /// McArthur rules; the Knock-Out Cup's rule 3 asks for a tree); extension
     /// `all_play_all_of_three`.
     pub all_play_all_of_three: bool,
+    /// The home captain's offered dates avoid clashes with the away club's fixtures (the Paul
+    /// Watson and McArthur rules); extension `avoid_away_club`.
+    pub avoid_away_club: bool,
 }
 
 impl Cup {

@@ -824,6 +824,7 @@ impl<'a> Cx<'a> {
             weekends: flag(&cup.weekends),
             coin_toss: flag(&cup.coin_toss),
             all_play_all_of_three: flag(&cup.all_play_all_of_three),
+            avoid_away_club: flag(&cup.avoid_away_club),
         };
         self.cup_rounds(&c, at);
         Some(c)

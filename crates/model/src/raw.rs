@@ -72,6 +72,8 @@ pub struct RawCup {
     pub coin_toss: Option<Spanned<bool>>,
     /// Whether three entrants play an all-play-all instead of a knockout with a bye.
     pub all_play_all_of_three: Option<Spanned<bool>>,
+    /// Whether offered dates avoid the away club's other fixtures.
+    pub avoid_away_club: Option<Spanned<bool>>,
 }
 
 /// `[cup]` (one cup) or `[[cup]]` (several).
