@@ -81,17 +81,11 @@ pub fn show(season: &Season, today: NaiveDate) -> Result<(), CliError> {
     }
 }
 
-/// Results entered and awaited, and the next fixtures.
+/// Results entered and awaited (`Season::awaiting`), and the next fixtures.
 fn matches(season: &Season, cur: &Current, today: NaiveDate) {
     let lg = &cur.league;
     let name = |t: usize| lg.teams[t].name.as_str();
-    let result_for = |date: NaiveDate, home: usize, away: usize| {
-        season
-            .results
-            .iter()
-            .any(|s| s.date == date && s.home == name(home) && s.away == name(away))
-    };
-    let mut rows: Vec<(NaiveDate, String, usize, usize)> = cur
+    let mut future: Vec<(NaiveDate, String, String)> = cur
         .list
         .matches
         .iter()
@@ -104,34 +98,26 @@ fn matches(season: &Season, cur: &Current, today: NaiveDate) {
             )
         })
         .chain(cur.list.extra.iter().map(|e| {
-            (
-                e.date,
-                format!("{} {}", e.competition(lg), e.round(lg)),
-                e.home,
-                e.away,
-            )
+            let round = format!("{} {}", e.competition(lg), e.round(lg));
+            (e.date, round, e.home, e.away)
         }))
+        .filter(|r| r.0 >= today)
+        .map(|(d, c, h, a)| (d, c, format!("{} v {}", name(h), name(a))))
         .collect();
-    rows.sort();
-    let (past, future): (Vec<_>, Vec<_>) = rows.iter().partition(|r| r.0 < today);
-    let awaiting: Vec<_> = past.iter().filter(|r| !result_for(r.0, r.2, r.3)).collect();
+    future.sort();
+    let all = cur.list.matches.len() + cur.list.extra.len();
+    let awaiting = season.awaiting(today).unwrap_or_default();
     println!(
         "  played before today: {}, {} of them awaiting a result; to come: {}",
-        past.len(),
+        all - future.len(),
         awaiting.len(),
         future.len()
     );
-    for r in awaiting.iter().take(10) {
-        println!(
-            "    awaiting a result: {} {} {} v {}",
-            r.0,
-            r.1,
-            name(r.2),
-            name(r.3)
-        );
+    for (d, c, f) in awaiting.iter().take(10) {
+        println!("    awaiting a result: {d} {c} {f}");
     }
-    for r in future.iter().take(8) {
-        println!("    next: {} {} {} v {}", r.0, r.1, name(r.2), name(r.3));
+    for (d, c, f) in future.iter().take(8) {
+        println!("    next: {d} {c} {f}");
     }
 }
 
