@@ -464,6 +464,40 @@ fn four_ncl_pools_then_split() {
     d.write("season.csv", &season);
     let c = d.run(&["check", "4ncl.toml", "season.csv"]);
     assert_eq!(code(&c), 0, "{}", text(&c.stdout));
+    // Rule 6.3 from the list: rounds 1-7 within the two pools, rounds 8-11 across them.
+    let mut lines: Vec<Vec<String>> = season
+        .lines()
+        .map(|l| l.split(',').map(String::from).collect())
+        .collect();
+    let across = {
+        let mut l = lines.clone();
+        // Round 1: the first four rows are pool A's, the next four pool B's.
+        let (x, y) = (l[1][3].clone(), l[5][3].clone());
+        l[1][3] = y;
+        l[5][3] = x;
+        l
+    };
+    let home = lines[57][2].clone();
+    let met = lines[1..57]
+        .iter()
+        .find(|f| f[2] == home)
+        .map(|f| f[3].clone())
+        .unwrap();
+    lines[57][3] = met;
+    for (name, rows, rule) in [
+        ("across.csv", across, "[4NCL pools]"),
+        ("inside.csv", lines, "[4NCL split]"),
+    ] {
+        let csv: String = rows.iter().map(|f| f.join(",") + "\n").collect();
+        d.write(name, &csv);
+        let c = d.run(&["check", "4ncl.toml", name]);
+        assert_eq!(code(&c), 1, "{name}");
+        assert!(
+            text(&c.stdout).contains(rule),
+            "{name}: {}",
+            text(&c.stdout)
+        );
+    }
     let short: String = season
         .lines()
         .take(season.lines().count() - 1)

@@ -654,6 +654,19 @@ fn cup_playoff_and_replay_commands_write_lists_check_accepts() {
         .find(|d| league.teams[home].hosting.hosts_on(*d) && !league.closed.contains(d))
         .unwrap()
         .to_string();
+    // After 14 May only with the Fixtures Secretary's permission (rule 2.1), which the league
+    // file records.
+    assert!(date(&set) > league.end);
+    let o = replay(&["--date", &set, "-o", "late.csv"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("Fixtures Secretary's permission"));
+    d.write(
+        "league.toml",
+        &format!(
+            "{SUSSEX}\n[[late]]\nhome = \"{}\"\naway = \"{}\"\ndate = {set}\n",
+            last[2], last[3]
+        ),
+    );
     let o = replay(&["--date", &set, "-o", "late.csv"]);
     assert_eq!(
         o.status.code(),
@@ -828,7 +841,6 @@ fn bad_cups_changes_and_joint_teams_are_input_errors_naming_line_and_key() {
         ("[[cup]]\nname = \"Division 1\"\n", "cup.name", "names a division too"),
         ("[[cup]]\nname = \"A\"\nteams = [\"Horsham 1\", \"Nobody\"]\n", "cup.teams", "unknown team \"Nobody\""),
         ("[[cup]]\nname = \"A\"\ndeadlines = [2027-01-10, 2026-12-10]\n", "cup.deadlines", "not after the deadline before it"),
-        ("[[cup]]\nname = \"A\"\nteams = [\"Horsham 1\", \"Lewes 1\", \"Bexhill 1\", \"Worthing 1\", \"Crowborough 1\"]\ndeadlines = [2027-01-10]\n", "cup.deadlines", "3 rounds but 1 deadlines"),
         ("[[cup]]\nname = \"A\"\nteams = [\"Horsham 1\", \"Lewes 1\"]\nzones = { West = [\"Horsham 1\"] }\n", "cup.zones", "\"Lewes 1\" is in 0 zones"),
         ("[changes]\nissued = \"2026-13-01\"\n", "changes.issued", "2026-13-01"),
         ("[[neutral]]\nhome = \"Horsham 1\"\naway = \"Lewes 1\"\nvenue = \"Nowhere\"\n", "venue", "unknown venue \"Nowhere\""),
@@ -1337,4 +1349,287 @@ fn offered_dates_avoid_the_away_clubs_fixtures() {
         offered > 0 && clashes_without > 0,
         "{offered} offered, {clashes_without} clashes without the key"
     );
+}
+
+/// KO rule 3: "any preliminary round matches must be played by 30th October". Twenty entrants
+/// need five rounds and the rules give four deadlines: the two rounds before the
+/// quarter-finals both end on 30 October. The cup loads, every tie of a draw played to the
+/// final gets a date in its window after the ties feeding it (twenty draws), and check accepts
+/// the list.
+#[test]
+fn twenty_knock_out_entrants_play_two_preliminary_rounds_by_30_october() {
+    let twenty = SUSSEX.replacen(
+        "\"Haywards Heath 2\", \"Crowborough 1\", \"Lewes 1\", \"Worthing 2\", \"Uckfield 1\",\n         \"East Grinstead\"]",
+        "\"Haywards Heath 2\", \"Crowborough 1\", \"Lewes 1\", \"Worthing 2\", \"Uckfield 1\",\n         \"East Grinstead\", \"Lewes 2\", \"Worthing 3\", \"Horsham 4\", \"Brighton & Hove 2\"]",
+        1,
+    );
+    assert_ne!(twenty, SUSSEX);
+    let league = parse_league(&twenty, "twenty.toml").expect("twenty entrants load");
+    let list = check::parse_fixtures(&league, SUSSEX_LIST.as_bytes(), "list")
+        .unwrap()
+        .to_neutral(&league);
+    let ci = league.cup_by_name("Knock-Out Cup").unwrap();
+    let c = &league.cups[ci];
+    assert_eq!((c.teams.len(), c.rounds()), (20, 5));
+    let oct30 = date("2026-10-30");
+    assert_eq!(c.window(0), Some((c.opens, oct30)));
+    assert_eq!(c.window(1), Some((c.opens, oct30)));
+    assert_eq!(c.window(2), Some((date("2026-10-31"), date("2026-12-15"))));
+    assert_eq!(c.round_name(2), "Quarter-final");
+    let mut placed_all = 0;
+    for seed in 0..20u64 {
+        let ties = cup::ties(c, &cup::draw(c, seed), &mut |t| Some(t.home));
+        assert_eq!(ties.len(), 19, "seed {seed}: 20 entrants, 19 ties");
+        let (placed, offers) = cup::place(&league, ci, &list, &ties);
+        assert!(offers.iter().all(|(_, d)| !d.is_empty()), "seed {seed}");
+        // The shipped list kept the reserve for the sixteen entrants it was solved with, not
+        // for the four added here: their league matches on it are the list's, not the cup's.
+        let v: Vec<String> = violations(&league, &placed)
+            .into_iter()
+            .filter(|v| !v.starts_with("[cup reserve]"))
+            .collect();
+        assert!(v.is_empty(), "seed {seed}: {v:?}");
+        let cup_ties: Vec<_> = placed
+            .extra
+            .iter()
+            .filter_map(|e| match e.kind {
+                ExtraKind::Cup { round, .. } => Some((round, e.date)),
+                _ => None,
+            })
+            .collect();
+        assert!(cup_ties.iter().all(|&(r, d)| r > 1 || d <= oct30));
+        placed_all += usize::from(cup_ties.len() == 19);
+    }
+    assert_eq!(placed_all, 20, "every draw has all 19 ties placed");
+    // A preliminary tie after 30 October is refused with the rule named.
+    let late = list.clone().with_extra([Extra {
+        date: date("2026-11-02"),
+        home: league.team_by_name("Lewes 2").unwrap(),
+        away: league.team_by_name("Worthing 3").unwrap(),
+        kind: ExtraKind::Cup { cup: ci, round: 1 },
+    }]);
+    let v = violations(&league, &late);
+    assert!(
+        v.iter()
+            .any(|v| v.contains("[cup deadline]") && v.contains("2026-10-30")),
+        "{v:?}"
+    );
+}
+
+/// Rapid League rules: the clubs of a joint team say which hosts each home match. A match
+/// hosted by the other club keeps that club's unavailable dates, and its nights when the team
+/// gives none of its own; the matches the team's own club hosts do not.
+#[test]
+fn a_joint_teams_other_club_hosts_on_its_own_nights_and_dates() {
+    const RAPID: &str = include_str!("../instances/sussex-rapid-2026-7.toml");
+    let tuesday = date("2026-11-17");
+    let text = RAPID.replacen(
+        "venue = \"Uckfield Chess Club\"\nnights = [\"Wed\"]",
+        "venue = \"Uckfield Chess Club\"\nnights = [\"Wed\"]\nunavailable = [2026-11-17]",
+        1,
+    );
+    assert_ne!(text, RAPID);
+    let league = parse_league(&text, "rapid.toml").unwrap();
+    let t = |n: &str| league.team_by_name(n).unwrap();
+    let (joint, at_uckfield, at_lewes) = (
+        t("Lewes & Uckfield"),
+        t("Brighton & Hove Juniors"),
+        t("Horsham Juniors"),
+    );
+    let uckfield = league
+        .clubs
+        .iter()
+        .position(|c| c.name == "Uckfield")
+        .unwrap();
+    assert_eq!(league.joint_hosts[&(joint, at_uckfield)].club, uckfield);
+    assert!(!league.joint_hosts.contains_key(&(joint, at_lewes)));
+    let reasons = league.unplayable_reasons(joint, at_uckfield, tuesday);
+    assert!(
+        reasons.contains(&fixtures::model::Unplayable::HostUnavailable(uckfield)),
+        "{reasons:?}"
+    );
+    assert!(league.playable(joint, at_lewes, tuesday).is_ok());
+    // The checker names the club.
+    let row = |away: &str| {
+        format!("date,division,home,away,venue\n2026-11-17,Rapid League,Lewes & Uckfield,{away},Uckfield Chess Club\n")
+    };
+    let parsed =
+        check::parse_fixtures(&league, row("Brighton & Hove Juniors").as_bytes(), "x").unwrap();
+    let v = check::check(&league, &parsed).violations;
+    assert!(
+        v.iter()
+            .any(|v| v.rule == "4 unavailable" && v.detail.contains("Uckfield")),
+        "{v:?}"
+    );
+    // Without nights of its own, the team plays at Uckfield on Uckfield's Wednesdays.
+    let own_nights = "joint_with = \"Uckfield\"    # extension: a team entered jointly by two clubs\nnights = [\"Tue\"]";
+    assert!(text.contains(own_nights));
+    let clubs_nights = text.replacen(own_nights, "joint_with = \"Uckfield\"", 1);
+    let league = parse_league(&clubs_nights, "rapid.toml").unwrap();
+    let (tue, wed) = (date("2026-11-24"), date("2026-11-25"));
+    assert!(league
+        .unplayable_reasons(joint, at_uckfield, tue)
+        .contains(&fixtures::model::Unplayable::NotHostingDate));
+    assert!(league.playable(joint, at_uckfield, wed).is_ok());
+    assert!(league.playable(joint, at_lewes, tue).is_ok());
+}
+
+/// A team knocked out gets the cup's reserved dates back (`out`): before, a league match of it
+/// on a reserved date is refused with `[cup reserve]`; after, the same list passes.
+#[test]
+fn a_team_knocked_out_gets_the_cups_reserved_dates_back() {
+    let (league, list) = sussex();
+    let ci = league.cup_by_name("Knock-Out Cup").unwrap();
+    let out_text = SUSSEX.replacen(
+        "offer = 2\n",
+        "offer = 2\nout = [\"Lewes 1\", \"Horsham 1\", \"Bexhill 1\"]\n",
+        1,
+    );
+    assert_ne!(out_text, SUSSEX);
+    let after = parse_league(&out_text, "out.toml").unwrap();
+    assert_eq!(after.cups[ci].out.len(), 3);
+    let reserve: Vec<NaiveDate> = league.cups[ci].reserve.iter().copied().collect();
+    let mut found = None;
+    'search: for name in ["Lewes 1", "Horsham 1", "Bexhill 1"] {
+        let t = league.team_by_name(name).unwrap();
+        for (i, m) in list.matches.iter().enumerate() {
+            if m.home != t && m.away != t {
+                continue;
+            }
+            for &d in &reserve {
+                let mut moved = list.clone();
+                moved.matches[i].date = d;
+                if violations(&after, &moved).is_empty() {
+                    found = Some(moved);
+                    break 'search;
+                }
+            }
+        }
+    }
+    let moved = found.expect("a league match of a knocked-out team fits a reserved date");
+    let before = violations(&league, &moved);
+    assert!(
+        before.iter().any(|v| v.contains("[cup reserve]")),
+        "{before:?}"
+    );
+    // The program's own reasons agree.
+    let lewes = league.team_by_name("Lewes 1").unwrap();
+    let kept = |lg: &League| {
+        lg.fixtures().iter().any(|f| {
+            (f.a == lewes || f.b == lewes)
+                && reserve.iter().any(|&d| {
+                    lg.unplayable_reasons(f.a, f.b, d)
+                        .contains(&fixtures::model::Unplayable::CupReserved(lewes, ci))
+                })
+        })
+    };
+    assert!(kept(&league));
+    assert!(!kept(&after));
+}
+
+/// KO rules 3 and 4 against the draw the league file records (`draw`): the ties of a draw
+/// played through pass; a first-round tie with its sides swapped fails `[cup home side]`, and
+/// teams the tree does not bring together fail `[cup draw]`.
+#[test]
+fn check_holds_a_cups_ties_to_its_recorded_draw_and_rule_4() {
+    let (league, list) = sussex();
+    let ci = league.cup_by_name("Knock-Out Cup").unwrap();
+    let c = &league.cups[ci];
+    let mut checked = 0;
+    for seed in 0..10u64 {
+        let draw = cup::draw(c, seed);
+        let grid: Vec<Option<&str>> = draw
+            .grid
+            .iter()
+            .map(|t| t.map(|t| league.teams[t].name.as_str()))
+            .collect();
+        let text = changes::cup_draw_toml(SUSSEX, "Knock-Out Cup", &grid).unwrap();
+        let drawn = parse_league(&text, "drawn.toml").unwrap();
+        assert_eq!(drawn.cups[ci].draw, draw.grid);
+        let mut k = 0;
+        let ties = cup::ties(c, &draw, &mut |t| {
+            k += 1;
+            Some(if coin(seed, k) { t.home } else { t.away })
+        });
+        let (placed, _) = cup::place(&league, ci, &list, &ties);
+        let v = violations(&drawn, &placed);
+        assert!(v.is_empty(), "seed {seed}: {v:?}");
+        // Only first-round ties are changed below: every other tie keeps its teams.
+        let first: Vec<usize> = (0..placed.extra.len())
+            .filter(
+                |&i| matches!(placed.extra[i].kind, ExtraKind::Cup { cup, round: 0 } if cup == ci),
+            )
+            .collect();
+        let mut swapped = placed.clone();
+        let e = &mut swapped.extra[first[0]];
+        std::mem::swap(&mut e.home, &mut e.away);
+        let v = violations(&drawn, &swapped);
+        assert!(
+            v.iter().any(|v| v.contains("[cup home side]")),
+            "seed {seed}: {v:?}"
+        );
+        let mut crossed = placed.clone();
+        let other = crossed.extra[first[1]].away;
+        crossed.extra[first[1]].away = crossed.extra[first[0]].away;
+        crossed.extra[first[0]].away = other;
+        let v = violations(&drawn, &crossed);
+        assert!(
+            v.iter().any(|v| v.contains("[cup draw]")),
+            "seed {seed}: {v:?}"
+        );
+        // Without the recorded draw the checker cannot tell.
+        assert!(!violations(&league, &crossed)
+            .iter()
+            .any(|v| v.contains("[cup draw]")));
+        checked += 1;
+    }
+    assert_eq!(checked, 10);
+}
+
+/// Sussex rule 2.1: "unless permission has been obtained from the Fixtures Secretary to play the
+/// game at a later date". A replay after 14 May fails `[2.1 season end]` unless the league file
+/// records the permission (`[[late]]`).
+#[test]
+fn a_replay_after_the_seasons_end_needs_the_fixtures_secretarys_permission() {
+    let (league, list) = sussex();
+    let m = *list
+        .matches
+        .iter()
+        .rev()
+        .find(|m| {
+            let t = &league.teams[m.home];
+            matches!(&t.hosting, fixtures::model::Hosting::Nights(n) if n.contains(&chrono::Weekday::Tue))
+        })
+        .unwrap();
+    let late = date("2027-05-25");
+    assert!(late > league.end && late.weekday() == chrono::Weekday::Tue);
+    let with = list.clone().with_extra([Extra {
+        date: late,
+        home: m.home,
+        away: m.away,
+        kind: ExtraKind::Replay(m.division),
+    }]);
+    let v = violations(&league, &with);
+    assert!(v.iter().any(|v| v.contains("[2.1 season end]")), "{v:?}");
+    let name = |t: TeamId| league.teams[t].name.as_str();
+    let text = changes::late_toml(SUSSEX, name(m.home), name(m.away), late).unwrap();
+    let permitted = parse_league(&text, "late.toml").unwrap();
+    assert_eq!(permitted.late.len(), 1);
+    let v = violations(&permitted, &with);
+    assert!(!v.iter().any(|v| v.contains("[2.1 season end]")), "{v:?}");
+    // The season refuses the date without the permission and records it with.
+    use fixtures::season::record::{Season, SeasonError};
+    let mut season = Season::start(SUSSEX, "sussex.toml", SUSSEX_LIST, date("2026-09-28")).unwrap();
+    let fixture = format!("{} v {}", name(m.home), name(m.away));
+    let today = date("2027-05-20");
+    match season.replay(today, &fixture, name(m.away), Some(late), false) {
+        Err(SeasonError::Refused(why)) => assert!(why[0].contains("rule 2.1"), "{why:?}"),
+        other => panic!("a replay after the season's end without permission: {other:?}"),
+    }
+    let entry = season
+        .replay(today, &fixture, name(m.away), Some(late), true)
+        .unwrap();
+    assert!(entry.verdict.contains("permission"), "{}", entry.verdict);
+    assert!(season.league_text().contains("[[late]]"));
+    assert!(season.verify_all().iter().all(|(_, v)| v.is_empty()));
 }

@@ -70,6 +70,21 @@ pub fn run(a: Args) -> Result<(), CliError> {
             )],
         });
     };
+    let permitted = league
+        .late
+        .iter()
+        .any(|f| (f.home, f.away, f.date) == (m.home, m.away, date));
+    if date > league.end && !permitted {
+        return Err(CliError {
+            code: super::EXIT_INFEASIBLE,
+            lines: vec![format!(
+                "error: {date} is after the season's end ({}): a replay then needs the Fixtures Secretary's permission (rule 2.1); record it in the league file as [[late]] with home = \"{}\", away = \"{}\", date = {date}",
+                league.end,
+                name(m.home),
+                name(m.away)
+            )],
+        });
+    }
     if let Some(out) = &a.output {
         not_over_inputs(out, &[&a.at.at.league, &a.at.at.current])?;
         let with = list.clone().with_extra([Extra {

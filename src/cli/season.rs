@@ -168,6 +168,16 @@ struct ReplayArgs {
     /// convenient to the team defaulted against).
     #[arg(long)]
     date: Option<String>,
+    /// The Fixtures Secretary permits a date after the season's end (rule 2.1); the league
+    /// version records it.
+    #[arg(long)]
+    permitted: bool,
+}
+
+/// A date argument (YYYY-MM-DD), for clap.
+pub(crate) fn parse_day(text: &str) -> Result<NaiveDate, String> {
+    fixtures::model::parse_iso_date(text.trim())
+        .ok_or_else(|| format!("\"{text}\" is not a date (YYYY-MM-DD)"))
 }
 
 fn date(flag: &str, text: &str) -> Result<NaiveDate, CliError> {
@@ -242,6 +252,13 @@ fn refused(e: SeasonError) -> CliError {
                 .collect(),
         },
         SeasonError::Failure(f) => CliError::failure("error: ", &f),
+        e @ SeasonError::Exceptional(_) => CliError {
+            code: super::EXIT_INFEASIBLE,
+            lines: vec![
+                "error: refused; the season is unchanged:".to_string(),
+                format!("  {e}"),
+            ],
+        },
     }
 }
 
@@ -334,7 +351,7 @@ pub fn run(a: Args) -> Result<(), CliError> {
         Command::Replay(r) => {
             let d = r.date.as_deref().map(|d| date("--date", d)).transpose()?;
             r.at.apply(|s, today| {
-                s.replay(today, &r.fixture, &r.defaulted_against, d)
+                s.replay(today, &r.fixture, &r.defaulted_against, d, r.permitted)
                     .map(|_| ())
             })
         }

@@ -84,7 +84,10 @@ pub struct Split {
     pub rounds: Vec<Match>,
 }
 
-/// Places of a pool by match points, then game points (rule 12.2 a), then team index.
+/// Places of a pool by match points, then game points (rule 12.2 a), then the results of the
+/// matches between the teams still tying (12.2 b: match points among them), then team index
+/// (12.2's board count, board elimination and coin toss need board results this program does
+/// not have).
 fn placed(pool: &[usize], played: &[Played], teams: usize) -> Vec<usize> {
     let within: Vec<Played> = played
         .iter()
@@ -92,6 +95,7 @@ fn placed(pool: &[usize], played: &[Played], teams: usize) -> Vec<usize> {
         .cloned()
         .collect();
     let s = standings(teams, &within, &[]);
+    let key = |t: usize| (s[t].match_points, s[t].game_points);
     let mut order = pool.to_vec();
     order.sort_by(|&a, &b| {
         s[b].match_points
@@ -99,6 +103,25 @@ fn placed(pool: &[usize], played: &[Played], teams: usize) -> Vec<usize> {
             .then(s[b].game_points.total_cmp(&s[a].game_points))
             .then(a.cmp(&b))
     });
+    // Each run of teams level on (a): ordered by the matches among them.
+    let mut i = 0;
+    while i < order.len() {
+        let mut j = i + 1;
+        while j < order.len() && key(order[j]) == key(order[i]) {
+            j += 1;
+        }
+        if j - i > 1 {
+            let run = order[i..j].to_vec();
+            let among: Vec<Played> = within
+                .iter()
+                .filter(|m| run.contains(&m.first) && run.contains(&m.second))
+                .cloned()
+                .collect();
+            let h = standings(teams, &among, &[]);
+            order[i..j].sort_by(|&a, &b| h[b].match_points.cmp(&h[a].match_points).then(a.cmp(&b)));
+        }
+        i = j;
+    }
     order
 }
 
@@ -153,6 +176,40 @@ pub fn split(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn m(first: usize, second: usize, a: f64, b: f64) -> Played {
+        Played {
+            round: 1,
+            first,
+            second,
+            first_points: a,
+            second_points: b,
+        }
+    }
+
+    /// Rule 12.2 (b): teams level on match and game points are placed by the match between
+    /// them, not by file order.
+    #[test]
+    fn a_tie_on_match_and_game_points_is_broken_by_the_match_between_the_teams() {
+        // 2 and 3 both end on 3 match points and 12 game points; 3 beat 2.
+        let played = [
+            m(0, 1, 6.0, 2.0),
+            m(0, 2, 3.5, 4.5),
+            m(0, 3, 4.5, 3.5),
+            m(1, 2, 4.0, 4.0),
+            m(1, 3, 4.0, 4.0),
+            m(2, 3, 3.5, 4.5),
+        ];
+        let s = standings(4, &played, &[]);
+        assert_eq!(
+            (s[2].match_points, s[2].game_points),
+            (s[3].match_points, s[3].game_points),
+            "2 and 3 level on (a)"
+        );
+        assert_ne!(s[0].match_points, s[2].match_points);
+        let order = placed(&[0, 1, 2, 3], &played, 4);
+        assert_eq!(order, [0, 3, 2, 1], "3 won the match between 2 and 3");
+    }
 
     #[test]
     fn pools_are_balanced_and_keep_clubs_apart() {

@@ -180,6 +180,28 @@ pub fn fixed_toml(
     away: &str,
     date: NaiveDate,
 ) -> Result<String, toml_edit::TomlError> {
+    dated_toml(text, "fixed", home, away, date)
+}
+
+/// The league file's text with a replay of `home v away` on `date` permitted after the
+/// season's end (`[[late]]`, Sussex rule 2.1).
+pub fn late_toml(
+    text: &str,
+    home: &str,
+    away: &str,
+    date: NaiveDate,
+) -> Result<String, toml_edit::TomlError> {
+    dated_toml(text, "late", home, away, date)
+}
+
+/// The league file's text with `[[key]]` entry `home v away` on `date`, replacing the pair's.
+fn dated_toml(
+    text: &str,
+    key: &str,
+    home: &str,
+    away: &str,
+    date: NaiveDate,
+) -> Result<String, toml_edit::TomlError> {
     use toml_edit::{value, DocumentMut, Item, Table};
     let mut doc: DocumentMut = text.parse()?;
     let same = |t: &Table| {
@@ -193,7 +215,7 @@ pub fn fixed_toml(
     entry["home"] = value(home);
     entry["away"] = value(away);
     entry["date"] = Item::Value(crate::import::toml_date(date));
-    let list = tables(&mut doc, "fixed");
+    let list = tables(&mut doc, key);
     list.retain(|t| !same(t));
     list.push(entry);
     Ok(doc.to_string())
@@ -254,4 +276,46 @@ pub fn later_toml(text: &str, team: &str, date: NaiveDate) -> Option<String> {
     let dates = t["unavailable_later"].as_array_mut()?;
     dates.push(crate::import::toml_date(date));
     Some(doc.to_string())
+}
+
+/// The league file's text with cup `cup`'s table (`[cup]` or one of `[[cup]]`, found by its
+/// name, "Cup" when it has none) edited by `edit`; `None` when the file has no such cup.
+fn cup_toml(text: &str, cup: &str, edit: impl FnOnce(&mut toml_edit::Table)) -> Option<String> {
+    use toml_edit::DocumentMut;
+    let mut doc: DocumentMut = text.parse().ok()?;
+    let named =
+        |t: &toml_edit::Table| t.get("name").and_then(|v| v.as_str()).unwrap_or("Cup") == cup;
+    let item = doc.get_mut("cup")?;
+    let table = if let Some(t) = item.as_table_mut() {
+        Some(t).filter(|t| named(t))
+    } else {
+        item.as_array_of_tables_mut()?.iter_mut().find(|t| named(t))
+    }?;
+    edit(table);
+    Some(doc.to_string())
+}
+
+/// The league file's text with cup `cup`'s pairing tree as drawn (`draw`: its positions in
+/// order, "" for a bye), so that `check` holds each tie to it.
+pub fn cup_draw_toml(text: &str, cup: &str, grid: &[Option<&str>]) -> Option<String> {
+    use toml_edit::{value, Array};
+    let names: Array = grid.iter().map(|t| t.unwrap_or("")).collect();
+    cup_toml(text, cup, |t| t["draw"] = value(names))
+}
+
+/// The league file's text with `team` among cup `cup`'s teams knocked out (`out`): its
+/// reserved dates no longer bind the team.
+pub fn cup_out_toml(text: &str, cup: &str, team: &str) -> Option<String> {
+    use toml_edit::{value, Array};
+    cup_toml(text, cup, |t| {
+        let mut out: Array = t
+            .get("out")
+            .and_then(|v| v.as_array())
+            .cloned()
+            .unwrap_or_default();
+        if !out.iter().any(|v| v.as_str() == Some(team)) {
+            out.push(team);
+        }
+        t["out"] = value(out);
+    })
 }

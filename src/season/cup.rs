@@ -204,8 +204,19 @@ pub fn place_from(
 ) -> (FixtureList, Vec<(Tie, Vec<NaiveDate>)>) {
     let cup = &league.cups[cup_ix];
     let offered = |base: &FixtureList, tie: &Tie| -> Vec<NaiveDate> {
+        // After the ties its teams came through (rounds may share a deadline: KO rule 3's
+        // preliminary rounds).
+        let after = base
+            .extra
+            .iter()
+            .filter(|e| {
+                matches!(e.kind, ExtraKind::Cup { cup, round } if cup == cup_ix && round < tie.round)
+                    && [e.home, e.away].iter().any(|t| *t == tie.home || *t == tie.away)
+            })
+            .map(|e| e.date)
+            .max();
         let mut dates = offered_dates(league, cup, base, tie);
-        dates.retain(|d| *d >= first);
+        dates.retain(|d| *d >= first && after.is_none_or(|a| *d > a));
         dates
     };
     let mut out = list.clone();

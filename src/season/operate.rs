@@ -5,7 +5,8 @@
 
 use super::record::{team, CupDraw, Current, Entry, Kind, Proposal, Score, Season, SeasonError};
 use super::{changes, cup, playoff, reschedule, suggest};
-use crate::model::{Extra, ExtraKind, FixtureList, League, Match, TeamId};
+use crate::check;
+use crate::model::{parse_league, Extra, ExtraKind, FixtureList, League, Match, TeamId};
 use crate::pipeline;
 use crate::solve::Options;
 use chrono::{Days, NaiveDate};
@@ -197,15 +198,23 @@ impl Season {
             changes: Vec::new(),
         });
         if let Some(ci) = cup {
-            let seed = self
-                .draws
-                .iter()
-                .find(|d| d.cup == lg.cups[ci].name)
-                .map(|d| d.seed);
+            let c = &lg.cups[ci];
+            let seed = self.draws.iter().find(|d| d.cup == c.name).map(|d| d.seed);
+            // The loser of a knockout tie is out: the cup's reserved dates are its again.
+            let loser = match self.results.last().and_then(|s| s.winner.clone()) {
+                Some(w) if w == lg.teams[home].name => Some(away),
+                Some(_) => Some(home),
+                None if hp > ap => Some(away),
+                None => Some(home),
+            }
+            .filter(|_| !c.is_all_play_all());
+            let text = loser.and_then(|t| {
+                changes::cup_out_toml(self.league_text(), &c.name, &lg.teams[t].name)
+            });
             if let Some(seed) = seed {
                 // All or nothing: a refused round takes the result back out.
                 let (results, log) = (self.results.len() - 1, self.log.len() - 1);
-                if let Err(e) = self.place_cup(today, &cur, ci, seed, Kind::CupRound) {
+                if let Err(e) = self.place_cup(today, &cur, ci, seed, Kind::CupRound, text) {
                     self.results.truncate(results);
                     self.log.truncate(log);
                     return Err(e);
@@ -253,7 +262,15 @@ impl Season {
                 d.drawn, d.seed
             )));
         }
-        self.place_cup(today, &cur, ci, seed, Kind::CupDraw)?;
+        // The league version records the tree as drawn, so that `check` holds the ties to it.
+        let drawn = cup::draw(&cur.league.cups[ci], seed);
+        let grid: Vec<Option<&str>> = drawn
+            .grid
+            .iter()
+            .map(|t| t.map(|t| cur.league.teams[t].name.as_str()))
+            .collect();
+        let text = changes::cup_draw_toml(self.league_text(), name, &grid);
+        self.place_cup(today, &cur, ci, seed, Kind::CupDraw, text)?;
         self.draws.push(CupDraw {
             cup: name.to_string(),
             seed,
@@ -263,8 +280,9 @@ impl Season {
     }
 
     /// Places the ties of cup `ci` whose teams are known and that are not in the list yet,
-    /// each on the first date its home captain can offer after `today`; publishes them (also
-    /// when none is new for a draw, so that the draw is in the log).
+    /// each on the first date its home captain can offer after `today`; publishes them with
+    /// `league_text` as the new league version when given (also when no tie is new for a draw
+    /// or a new league version, so that the log has them).
     fn place_cup(
         &mut self,
         today: NaiveDate,
@@ -272,6 +290,7 @@ impl Season {
         ci: usize,
         seed: u64,
         kind: Kind,
+        league_text: Option<String>,
     ) -> Result<(), SeasonError> {
         let lg = &cur.league;
         let c = &lg.cups[ci];
@@ -289,7 +308,7 @@ impl Season {
             })
         };
         let open: Vec<cup::Tie> = ties.into_iter().filter(|t| !listed(t)).collect();
-        if open.is_empty() && kind == Kind::CupRound {
+        if open.is_empty() && kind == Kind::CupRound && league_text.is_none() {
             return Ok(());
         }
         // KO rule 5: the home captain has 7 days from hearing of the tie to offer its dates.
@@ -302,7 +321,7 @@ impl Season {
             .map(|(t, _)| format!("{} v {}", name(t.home), name(t.away)))
             .collect();
         let added = placed.extra.len() - cur.list.extra.len();
-        if added == 0 && kind == Kind::CupRound {
+        if added == 0 && kind == Kind::CupRound && league_text.is_none() {
             // Nothing new to publish: the log says which ties wait for a date.
             self.log.push(Entry {
                 kind,
@@ -316,7 +335,9 @@ impl Season {
             });
             return Ok(());
         }
-        let verdict = if missing.is_empty() {
+        let verdict = if open.is_empty() {
+            "no new tie; the team knocked out gets the cup's reserved dates back".to_string()
+        } else if missing.is_empty() {
             format!("every tie on the first date its home captain can offer from {first}")
         } else {
             format!("no date in the round's window for: {}", missing.join(", "))
@@ -332,7 +353,7 @@ impl Season {
                 ),
                 agreed: None,
                 verdict,
-                league_text: None,
+                league_text,
                 list: placed,
                 scratched: cur.scratched.clone(),
             },
@@ -441,11 +462,7 @@ impl Season {
             None => (Kind::Agreed, "the league has no change windows".to_string()),
             Some(changes::Window::Within(r)) => (Kind::Agreed, r),
             Some(changes::Window::Exceptional(r)) if exceptional => (Kind::Exceptional, r),
-            Some(changes::Window::Exceptional(r)) => {
-                return Err(SeasonError::Refused(vec![format!(
-                    "{r}: only the committee can allow it (exceptional)"
-                )]))
-            }
+            Some(changes::Window::Exceptional(r)) => return Err(SeasonError::Exceptional(r)),
             Some(changes::Window::Invalid(r)) => return Err(SeasonError::Refused(vec![r])),
         };
         let what = format!("{fixture} moved from {} to {to}", m.date);
@@ -465,51 +482,77 @@ impl Season {
     ) -> Result<&Entry, SeasonError> {
         let cur = self.current()?;
         let mut league = cur.league.clone();
-        let mut text = self.league_text().to_string();
-        let mut said = Vec::new();
-        for (name, d) in unavailable {
-            let t = team(&league, name)?;
-            text = changes::later_toml(&text, &league.teams[t].name, *d).ok_or_else(|| {
-                SeasonError::Input(format!("the league file has no [[team]] \"{name}\""))
-            })?;
-            league.teams[t].unavailable.insert(*d);
-            league.teams[t].later.insert(*d);
-            said.push(format!("{} cannot play on {d}", league.teams[t].name));
-        }
-        let gone: Vec<TeamId> = withdraw
-            .iter()
-            .map(|n| team(&league, n))
-            .collect::<Result<_, _>>()?;
-        let mut pairs = Vec::new();
-        for &t in &gone {
-            said.push(format!("{} withdrew", league.teams[t].name));
-            for &u in &league.divisions[league.teams[t].division].teams {
-                if u != t {
-                    pairs.push((league.teams[t].name.as_str(), league.teams[u].name.as_str()));
-                    pairs.push((league.teams[u].name.as_str(), league.teams[t].name.as_str()));
-                }
-            }
-        }
-        let text =
-            changes::excluded_toml(&text, &pairs).map_err(|e| SeasonError::Input(e.to_string()))?;
-        let mut plan = reschedule::plan(&league, &cur.list, today, &gone);
+        let told = told(self.league_text(), &mut league, withdraw, unavailable)?;
+        let mut plan = reschedule::plan(&league, &cur.list, today, &told.gone);
         plan.rerun.scratched.extend(cur.scratched.iter().copied());
         let scratched = plan.rerun.scratched.clone();
         let r = pipeline::rerun_planned(&league, &cur.list, plan, opts)?;
-        let kind = if gone.is_empty() {
-            Kind::Unavailable
-        } else {
-            Kind::Withdrawal
+        self.publish(
+            today,
+            Proposal {
+                kind: told.kind,
+                what: format!("{}; the league rerun from {today}", told.said.join("; ")),
+                agreed: None,
+                verdict: "checked: every rule holds, and nothing before today moved".into(),
+                league_text: Some(told.text),
+                list: r.solution.checked.list().clone(),
+                scratched,
+            },
+        )
+    }
+
+    /// Publishes a whole new list (a fresh solve, a draft chosen, a rerun made elsewhere)
+    /// recorded with `league_text`, which must name the same teams in the same order as the
+    /// season's league. A rerun's withdrawals and new unavailable dates go into that league
+    /// version as `reschedule` writes them. The checker accepts the list against it, nothing
+    /// dated before `today` moves (a withdrawn team's fixtures are scratched, rule 11.2), and
+    /// the log keeps its diff against the list it replaces.
+    pub fn adopt(
+        &mut self,
+        today: NaiveDate,
+        league_text: &str,
+        list_csv: &str,
+        withdraw: &[String],
+        unavailable: &[(String, NaiveDate)],
+    ) -> Result<&Entry, SeasonError> {
+        let cur = self.current()?;
+        let mut league = parse_league(league_text, "the new league version")
+            .map_err(|e| SeasonError::Input(e.to_string()))?;
+        let names = |l: &League| l.teams.iter().map(|t| t.name.clone()).collect::<Vec<_>>();
+        if names(&league) != names(&cur.league) {
+            return Err(SeasonError::Input(
+                "the new list's league has other teams than the season's: start a new season for it".into(),
+            ));
+        }
+        let told = told(league_text, &mut league, withdraw, unavailable)?;
+        let list = check::parse_fixtures(&league, list_csv.as_bytes(), "the new list")
+            .map_err(|e| SeasonError::Input(e.to_string()))?
+            .to_neutral(&league);
+        let mut scratched = cur.scratched.clone();
+        for m in &cur.list.matches {
+            if told.gone.contains(&m.home) || told.gone.contains(&m.away) {
+                scratched.push((m.home, m.away));
+            }
+        }
+        let kind = match told.kind {
+            Kind::Unavailable if unavailable.is_empty() => Kind::NewList,
+            k => k,
         };
+        let mut what = told.said;
+        what.push(format!(
+            "a new list: {} league matches, {} others",
+            list.matches.len(),
+            list.extra.len()
+        ));
         self.publish(
             today,
             Proposal {
                 kind,
-                what: format!("{}; the league rerun from {today}", said.join("; ")),
+                what: what.join("; "),
                 agreed: None,
                 verdict: "checked: every rule holds, and nothing before today moved".into(),
-                league_text: Some(text),
-                list: r.solution.checked.list().clone(),
+                league_text: (told.text != self.league_text()).then_some(told.text),
+                list,
                 scratched,
             },
         )
@@ -612,6 +655,7 @@ impl Season {
         fixture: &str,
         against: &str,
         date: Option<NaiveDate>,
+        permitted: bool,
     ) -> Result<&Entry, SeasonError> {
         let cur = self.current()?;
         let lg = &cur.league;
@@ -632,6 +676,27 @@ impl Season {
                     )])
                 })?,
         };
+        // Rule 2.1: after the season's end only with the Fixtures Secretary's permission,
+        // which the league version records.
+        let mut verdict = "at the original venue, after the defaulted match".to_string();
+        let league_text = if date <= lg.end {
+            None
+        } else if permitted {
+            verdict += &format!(
+                "; after {} by the Fixtures Secretary's permission (rule 2.1)",
+                lg.end
+            );
+            let name = |t: TeamId| lg.teams[t].name.as_str();
+            Some(
+                changes::late_toml(self.league_text(), name(m.home), name(m.away), date)
+                    .map_err(|e| SeasonError::Input(e.to_string()))?,
+            )
+        } else {
+            return Err(SeasonError::Refused(vec![format!(
+                "{date} is after the season's end ({}): a replay then needs the Fixtures Secretary's permission (rule 2.1; say so with --permitted)",
+                lg.end
+            )]));
+        };
         let list = cur.list.clone().with_extra([Extra {
             date,
             home: m.home,
@@ -644,8 +709,8 @@ impl Season {
                 kind: Kind::Replay,
                 what: format!("{fixture} of {} replayed on {date}", m.date),
                 agreed: None,
-                verdict: "at the original venue, after the defaulted match".into(),
-                league_text: None,
+                verdict,
+                league_text,
                 list,
                 scratched: cur.scratched.clone(),
             },
@@ -735,4 +800,63 @@ impl Season {
     pub fn list(&self) -> Result<FixtureList, SeasonError> {
         Ok(self.current()?.list)
     }
+}
+
+/// What a rerun is told, written into the league version: the text with the withdrawn teams'
+/// fixtures `[[excluded]]` (rule 11.2) and the new dates `unavailable_later`.
+struct Told {
+    text: String,
+    gone: Vec<TeamId>,
+    said: Vec<String>,
+    kind: Kind,
+}
+
+/// `text` (the league version of `league`) with a rerun's withdrawals and new unavailable
+/// dates written in; `league` takes the dates too.
+fn told(
+    text: &str,
+    league: &mut League,
+    withdraw: &[String],
+    unavailable: &[(String, NaiveDate)],
+) -> Result<Told, SeasonError> {
+    let mut text = text.to_string();
+    let mut said = Vec::new();
+    for (name, d) in unavailable {
+        let t = team(league, name)?;
+        text = changes::later_toml(&text, &league.teams[t].name, *d).ok_or_else(|| {
+            SeasonError::Input(format!("the league file has no [[team]] \"{name}\""))
+        })?;
+        league.teams[t].unavailable.insert(*d);
+        league.teams[t].later.insert(*d);
+        said.push(format!("{} cannot play on {d}", league.teams[t].name));
+    }
+    let gone: Vec<TeamId> = withdraw
+        .iter()
+        .map(|n| team(league, n))
+        .collect::<Result<_, _>>()?;
+    let mut pairs = Vec::new();
+    for &t in &gone {
+        said.push(format!("{} withdrew", league.teams[t].name));
+        for &u in &league.divisions[league.teams[t].division].teams {
+            if u != t {
+                pairs.push((league.teams[t].name.as_str(), league.teams[u].name.as_str()));
+                pairs.push((league.teams[u].name.as_str(), league.teams[t].name.as_str()));
+            }
+        }
+    }
+    if !pairs.is_empty() {
+        text =
+            changes::excluded_toml(&text, &pairs).map_err(|e| SeasonError::Input(e.to_string()))?;
+    }
+    let kind = if gone.is_empty() {
+        Kind::Unavailable
+    } else {
+        Kind::Withdrawal
+    };
+    Ok(Told {
+        text,
+        gone,
+        said,
+        kind,
+    })
 }

@@ -110,6 +110,8 @@ pub enum Kind {
     CupDraw,
     /// A cup's next ties placed after a result.
     CupRound,
+    /// A whole new list published over the season's (a fresh solve or a draft chosen).
+    NewList,
 }
 
 impl Kind {
@@ -127,6 +129,7 @@ impl Kind {
             Kind::PlayOff => "play-off (12)",
             Kind::CupDraw => "cup draw",
             Kind::CupRound => "cup round",
+            Kind::NewList => "new list",
         }
     }
 }
@@ -181,6 +184,9 @@ pub enum SeasonError {
     /// The solver found no list.
     #[error("{}", .0.lines().join("\n"))]
     Failure(Failure),
+    /// Rule 2.6 allows it only under exceptional circumstances, which the committee decides.
+    #[error("{0}: only the committee can allow it (exceptional)")]
+    Exceptional(String),
 }
 
 impl From<Failure> for SeasonError {

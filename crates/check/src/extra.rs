@@ -56,6 +56,7 @@ pub(super) fn check(c: &mut Checker<'_>, league_rows: &[Row], extras: &[Row]) {
     }
     cup_rounds(c, extras);
     cup_tree(c, extras);
+    super::draw::check(c, extras);
     once(c, extras);
     rest(c, league_rows, extras);
     capacity(c, league_rows, extras);
@@ -160,11 +161,9 @@ fn cup_tie(c: &mut Checker<'_>, r: &Row, cup: usize, round: usize) {
         );
         return;
     }
-    // Each round by its own deadline (the last rounds take the last deadlines), from the
-    // cup's opening: a round may be played early, once its teams are through (`cup_tree`).
-    let rounds = cup.rounds();
-    if cup.deadlines.len() >= rounds {
-        let end = cup.deadlines[cup.deadlines.len() - rounds + round];
+    // Each round by its own deadline (`Cup::deadline`), from the cup's opening: a round may
+    // be played early, once its teams are through (`cup_tree`).
+    if let Some(end) = cup.deadline(round) {
         if r.date < cup.opens || r.date > end {
             c.push(
                 "cup deadline",
@@ -440,6 +439,19 @@ fn replay(c: &mut Checker<'_>, r: &Row, league_rows: &[Row]) {
             ),
         ),
         Some(_) => {}
+    }
+    // Rule 2.1: after the season's end only with the Fixtures Secretary's permission.
+    let lg = c.league;
+    let permitted = lg
+        .late
+        .iter()
+        .any(|f| (f.home, f.away, f.date) == (r.home, r.away, r.date));
+    if r.date > lg.end && !permitted {
+        let detail = format!(
+            "a replay after the season's end ({}) needs the Fixtures Secretary's permission, recorded as [[late]] in the league file",
+            lg.end
+        );
+        c.push("2.1 season end", r, detail);
     }
 }
 

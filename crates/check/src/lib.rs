@@ -8,7 +8,9 @@
 //! for balance) are checked from the `Rerun` data, not from how the solver encoded them.
 #![warn(missing_docs)]
 
+mod draw;
 mod extra;
+mod pools;
 mod quality;
 
 pub use quality::{quality, Quality, TeamFigures, Winter};
@@ -486,7 +488,8 @@ impl Checker<'_> {
         for cup in &lg.cups {
             if cup.reserve.contains(&d) && !fixed {
                 for (id, t) in [(r.home, h), (r.away, a)] {
-                    if cup.teams.contains(&id) {
+                    // A team knocked out (`out`) gets the cup's dates back.
+                    if cup.teams.contains(&id) && !cup.out.contains(&id) {
                         self.push(
                             "cup reserve",
                             r,
@@ -538,10 +541,23 @@ impl Checker<'_> {
                 );
             }
         }
-        let hosts = match &h.hosting {
+        // A joint team's match hosted by the other club: that club's nights and dates bind.
+        let joint = lg
+            .joint_hosts
+            .get(&(r.home, r.away))
+            .filter(|_| at.own_nights && at.venue == venue_of_match(lg, r.home, r.away));
+        let hosting = joint.and_then(|j| j.hosting.as_ref()).unwrap_or(&h.hosting);
+        let hosts = match hosting {
             Hosting::Nights(n) => n.contains(&d.weekday()),
             Hosting::Dates(ds) => ds.contains(&d),
         };
+        if let Some(j) = joint.filter(|j| j.unavailable.contains(&d)) {
+            let detail = format!(
+                "{}, which hosts this match of the joint team, is unavailable",
+                lg.clubs[j.club].name
+            );
+            self.push("4 unavailable", r, detail);
+        }
         if !hosts && at.own_nights {
             self.push(
                 "2 hosting date",
@@ -634,6 +650,7 @@ impl Checker<'_> {
             x.division == y.division && lg.divisions[x.division].format == Format::Paired
         };
         self.pool_rounds(rows);
+        pools::check(self, rows);
         for (k, list) in &seen {
             let allowed = expected.contains_key(k) || (pools(k) && k.0 != k.1);
             if !allowed {
@@ -881,7 +898,7 @@ impl Checker<'_> {
                     .iter()
                     .filter(|c| c.reserve.contains(&d))
                     .flat_map(|c| c.teams.iter().map(move |&t| (c, t)))
-                    .filter(|&(_, t)| lg.teams[t].venue == v)
+                    .filter(|&(c, t)| lg.teams[t].venue == v && !c.out.contains(&t))
                     .map(|(c, _)| c.name.as_str())
                     .collect();
                 let held = kept.len().min(cap).saturating_sub(fixed);

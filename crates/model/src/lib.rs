@@ -56,6 +56,10 @@ pub struct League {
     pub fixed: Vec<Fixed>,
     /// `[[excluded]]` fixtures: left out of this schedule.
     pub excluded: Vec<Excluded>,
+    /// Matches permitted after the season's end (extension `[[late]]`, Sussex rule 2.1: "unless
+    /// permission has been obtained from the Fixtures Secretary to play the game at a later
+    /// date"): a replay of `home v away` on `date`.
+    pub late: Vec<Fixed>,
     /// Weights of the soft goals (the `[weights]` extension table).
     pub weights: Weights,
     /// Who has White on the odd-numbered boards, so on board 1 (the `[colours]` extension).
@@ -71,6 +75,22 @@ pub struct League {
     /// rule 2.3's "half-way house"): (home, away) to the venue; both orders for a single round
     /// robin, whose sides the solver chooses.
     pub neutral: BTreeMap<(TeamId, TeamId), VenueId>,
+    /// Home matches of a joint team (Rapid League rules) hosted by the other club:
+    /// (home, away) to that club, whose nights and unavailable dates bind the match.
+    pub joint_hosts: BTreeMap<(TeamId, TeamId), JointHost>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+/// The club that hosts a joint team's home match (Rapid League rules): "jointly participating
+/// clubs shall determine which club ... is the host venue for each designated Home fixture".
+pub struct JointHost {
+    /// The hosting club.
+    pub club: ClubId,
+    /// Its own nights or dates (`None`: the team gives its own, or the club names none; the
+    /// team's bind).
+    pub hosting: Option<Hosting>,
+    /// Its own unavailable dates.
+    pub unavailable: BTreeSet<NaiveDate>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -82,7 +102,8 @@ pub struct Cup {
     pub teams: Vec<TeamId>,
     /// Last year's finalists, kept in opposite halves of the draw.
     pub finalists: Vec<TeamId>,
-    /// The last date of each round, the final's last (the last rounds take the last deadlines).
+    /// The last date of each round, the final's last (the last rounds take the last deadlines,
+    /// earlier rounds the first: see `deadline`).
     pub deadlines: Vec<NaiveDate>,
     /// The first date of the first round.
     pub opens: NaiveDate,
@@ -107,6 +128,13 @@ pub struct Cup {
     /// The home captain's offered dates avoid clashes with the away club's fixtures (the Paul
     /// Watson and McArthur rules); extension `avoid_away_club`.
     pub avoid_away_club: bool,
+    /// The pairing tree as drawn (extension `draw`, written by `fixtures season cup`): its
+    /// positions in order, `None` for a bye; empty before the draw. Position 2k meets 2k + 1
+    /// in the first round; a lower position is higher in the tree (KO rule 4).
+    pub draw: Vec<Option<TeamId>>,
+    /// Entrants knocked out (extension `out`, written as results come in): the cup's reserved
+    /// dates no longer bind them.
+    pub out: BTreeSet<TeamId>,
 }
 
 impl Cup {
@@ -128,6 +156,12 @@ impl Cup {
                 .sum()
         };
         need.max(n).next_power_of_two()
+    }
+
+    /// Whether the cup keeps `date` for team `t`: the date is reserved, `t` is an entrant and
+    /// not knocked out.
+    pub fn keeps(&self, t: TeamId, date: NaiveDate) -> bool {
+        self.reserve.contains(&date) && self.teams.contains(&t) && !self.out.contains(&t)
     }
 
     /// Rounds of the knockout (an all-play-all has one: every tie by the last deadline).
@@ -159,16 +193,22 @@ impl Cup {
         (0..self.rounds()).find(|&r| self.round_name(r).eq_ignore_ascii_case(name.trim()))
     }
 
+    /// The last date of round `r`: the last rounds take the last deadlines; when the cup has
+    /// more rounds than deadlines, the earlier rounds all take the first (KO rule 3: "any
+    /// preliminary round matches must be played by 30th October"). `None` without deadlines.
+    pub fn deadline(&self, r: usize) -> Option<NaiveDate> {
+        let k = (r + self.deadlines.len()).saturating_sub(self.rounds());
+        self.deadlines.get(k).copied()
+    }
+
     /// The window of round `r`: from the day after the previous round's deadline (the first
-    /// round: `opens`) to its own deadline; `None` when the cup has fewer deadlines than rounds.
+    /// round, and rounds sharing the first deadline: `opens`) to its own deadline; `None`
+    /// when the cup has no deadlines.
     pub fn window(&self, r: usize) -> Option<(NaiveDate, NaiveDate)> {
-        let rounds = self.rounds();
-        let first = self.deadlines.len().checked_sub(rounds)?;
-        let end = *self.deadlines.get(first + r)?;
-        let start = if r == 0 {
-            self.opens
-        } else {
-            self.deadlines[first + r - 1].succ_opt()?
+        let end = self.deadline(r)?;
+        let start = match r.checked_sub(1).and_then(|p| self.deadline(p)) {
+            Some(p) if p < end => p.succ_opt()?,
+            _ => self.opens,
         };
         Some((start, end))
     }
@@ -363,6 +403,10 @@ pub struct Division {
     pub name: String,
     /// How its teams meet.
     pub format: Format,
+    /// 4NCL pools (`format = "pools"`, rule 6.3): two preliminary pools of half the teams each
+    /// play a round robin in the first rounds, then each team meets the teams of the other
+    /// preliminary pool in its final pool (championship or relegation).
+    pub pools: bool,
     /// Its teams, in file order.
     pub teams: Vec<TeamId>,
     /// A compact division (extension): its matches are played on these dates only, every team
@@ -476,6 +520,8 @@ pub enum Unplayable {
     UnavailableAway,
     /// This team keeps the date for a cup (`League::cups[1]`'s `reserve`).
     CupReserved(TeamId, usize),
+    /// The club hosting a joint team's match is unavailable (`League::joint_hosts`).
+    HostUnavailable(ClubId),
 }
 
 impl League {
@@ -530,13 +576,12 @@ impl League {
         cap.saturating_sub(self.kept_for_cups(v, date).min(cap).saturating_sub(fixed))
     }
 
-    /// Places a venue keeps on `date` for cup ties: one per entrant at home there of each cup
-    /// that reserves the date.
+    /// Places a venue keeps on `date` for cup ties: one per entrant still in each cup that
+    /// reserves the date, at home there.
     pub fn kept_for_cups(&self, v: VenueId, date: NaiveDate) -> u32 {
         self.cups
             .iter()
-            .filter(|c| c.reserve.contains(&date))
-            .flat_map(|c| c.teams.iter())
+            .flat_map(|c| c.teams.iter().filter(move |&&t| c.keeps(t, date)))
             .filter(|&&t| self.teams[t].venue == v)
             .count() as u32
     }
@@ -656,6 +701,10 @@ impl League {
                 format!("{} is unavailable on that date", self.teams[*t].name)
             }
             Unplayable::UnavailableAway => "the away team is unavailable away on that date".into(),
+            Unplayable::HostUnavailable(c) => format!(
+                "{}, which hosts this match of the joint team, is unavailable on that date",
+                self.clubs[*c].name
+            ),
             Unplayable::CupReserved(t, c) => format!(
                 "{} keeps that date for the {}",
                 self.teams[*t].name, self.cups[*c].name
@@ -714,12 +763,18 @@ impl League {
                 out.push(Unplayable::NotRoundDate);
             }
         }
-        // At a central venue the teams' own nights do not matter.
+        // At a central venue the teams' own nights do not matter; a joint team's match at the
+        // other club's venue is on that club's nights.
+        let joint = self.joint_hosts.get(&(home, away));
+        let hosting = joint.and_then(|j| j.hosting.as_ref()).unwrap_or(&h.hosting);
         if division.venue.is_none()
-            && !h.hosting.hosts_on(date)
+            && !hosting.hosts_on(date)
             && !self.agreed_weekend(home, away, date)
         {
             out.push(Unplayable::NotHostingDate);
+        }
+        if let Some(j) = joint.filter(|j| j.unavailable.contains(&date)) {
+            out.push(Unplayable::HostUnavailable(j.club));
         }
         if self.venues[self.fixture_venue(home, away)]
             .closed
@@ -742,9 +797,9 @@ impl League {
             .iter()
             .any(|f| (f.home, f.away, f.date) == (home, away, date));
         for (c, cup) in self.cups.iter().enumerate() {
-            if cup.reserve.contains(&date) && !fixed {
+            if !fixed {
                 for t in [home, away] {
-                    if cup.teams.contains(&t) {
+                    if cup.keeps(t, date) {
                         out.push(Unplayable::CupReserved(t, c));
                     }
                 }

@@ -465,11 +465,13 @@ impl<'a> Cx<'a> {
             teams,
             fixed: Vec::new(),
             excluded: Vec::new(),
+            late: Vec::new(),
             weights: self.weights(raw.weights.as_ref().map(|w| w.get_ref())),
             timezone: self.timezone(raw.timezone.as_ref()),
             cups: Vec::new(),
             changes: None,
             neutral: BTreeMap::new(),
+            joint_hosts: BTreeMap::new(),
             odd_boards_white: self.colours(raw),
         };
         self.cups(raw, &mut league, &team_ix, &div_ix);
@@ -553,9 +555,14 @@ impl<'a> Cx<'a> {
                 .venue
                 .as_ref()
                 .and_then(|v| self.lookup(venue_ix, v, "venue", "venue"));
+            let pools = d
+                .format
+                .as_ref()
+                .is_some_and(|f| f.get_ref().eq_ignore_ascii_case("pools"));
             divisions.push(Division {
                 name: d.name.get_ref().clone(),
                 format,
+                pools,
                 teams: Vec::new(),
                 rounds,
                 venue,
@@ -746,6 +753,14 @@ impl<'a> Cx<'a> {
                 league.excluded.push(Excluded { home, away });
             }
         }
+        for f in &raw.late {
+            let f = f.get_ref();
+            let pair = self.pair(league, team_ix, &f.home, &f.away, "late");
+            let date = self.date(&f.date, "date");
+            if let (Some((home, away)), Some(date)) = (pair, date) {
+                league.late.push(Fixed { home, away, date });
+            }
+        }
         // Playability of fixed dates is only meaningful once the rest of the file is sound.
         let sound = self.errors.is_empty();
         for f in &raw.fixed {
@@ -811,6 +826,8 @@ impl<'a> Cx<'a> {
             return None;
         }
         let reserve = self.dates(cup.reserve.as_ref(), "cup.reserve");
+        let draw = self.cup_draw(cup, &name, &teams, league, team_ix);
+        let out = self.cup_entrants(cup.out.as_deref(), "cup.out", &name, &teams, team_ix);
         let c = Cup {
             name,
             teams,
@@ -825,8 +842,9 @@ impl<'a> Cx<'a> {
             coin_toss: flag(&cup.coin_toss),
             all_play_all_of_three: flag(&cup.all_play_all_of_three),
             avoid_away_club: flag(&cup.avoid_away_club),
+            draw,
+            out: out.into_iter().collect(),
         };
-        self.cup_rounds(&c, at);
         Some(c)
     }
 
@@ -847,20 +865,79 @@ impl<'a> Cx<'a> {
         finalists
     }
 
-    /// A cup with deadlines has one for each round.
-    fn cup_rounds(&mut self, c: &Cup, at: usize) {
-        if !c.deadlines.is_empty() && c.deadlines.len() < c.rounds() {
+    /// Names in `list` (key `key`), each an entrant of cup `name`.
+    fn cup_entrants(
+        &mut self,
+        list: Option<&[Spanned<String>]>,
+        key: &str,
+        name: &str,
+        teams: &[TeamId],
+        team_ix: &HashMap<String, usize>,
+    ) -> Vec<TeamId> {
+        let mut out = Vec::new();
+        for n in list.unwrap_or_default() {
+            let Some(t) = self.lookup(team_ix, n, key, "team") else {
+                continue;
+            };
+            if teams.contains(&t) {
+                out.push(t);
+            } else {
+                self.err(
+                    n.span().start,
+                    key,
+                    Problem::BadValue(format!("\"{}\" is not an entrant of {name}", n.get_ref())),
+                );
+            }
+        }
+        out
+    }
+
+    /// The pairing tree as drawn: a power of two of positions, every entrant once, "" a bye.
+    fn cup_draw(
+        &mut self,
+        cup: &RawCup,
+        name: &str,
+        teams: &[TeamId],
+        league: &League,
+        team_ix: &HashMap<String, usize>,
+    ) -> Vec<Option<TeamId>> {
+        let Some(raw) = &cup.draw else {
+            return Vec::new();
+        };
+        let mut grid = Vec::new();
+        for n in raw {
+            if n.get_ref().trim().is_empty() {
+                grid.push(None);
+            } else {
+                let t = self.cup_entrants(
+                    Some(std::slice::from_ref(n)),
+                    "cup.draw",
+                    name,
+                    teams,
+                    team_ix,
+                );
+                grid.push(t.first().copied());
+            }
+        }
+        let at = raw.first().map_or(0, |n| n.span().start);
+        let drawn: Vec<TeamId> = grid.iter().flatten().copied().collect();
+        let missing: Vec<&str> = teams
+            .iter()
+            .filter(|t| drawn.iter().filter(|d| d == t).count() != 1)
+            .map(|&t| league.teams[t].name.as_str())
+            .collect();
+        if !grid.len().is_power_of_two() || grid.len() < 2 || !missing.is_empty() {
             self.err(
                 at,
-                "cup.deadlines",
+                "cup.draw",
                 Problem::BadValue(format!(
-                    "{} has {} rounds but {} deadlines: give one per round, the final's last",
-                    c.name,
-                    c.rounds(),
-                    c.deadlines.len()
+                    "the draw of {name} has {} positions (a power of two, \"\" for a bye) and must hold every entrant once{}",
+                    grid.len(),
+                    if missing.is_empty() { String::new() } else { format!(": not once: {}", missing.join(", ")) }
                 )),
             );
         }
+        grid
     }
 
     /// A cup's rounds' deadlines, each after the one before.
@@ -1033,12 +1110,33 @@ impl<'a> Cx<'a> {
                 None => {}
             }
         }
+        // The joint club's own nights (unless the team gives its own) and unavailable dates
+        // bind the matches it hosts (its teams' loading reports any error in them already).
+        let before = self.errors.len();
+        let of_other = raw.club[other].get_ref().hosting();
+        let own = rt.hosting();
+        let agreed = own.home_dates.is_some() || own.nights.is_some();
+        let host = JointHost {
+            club: other,
+            // Nights the team gives itself are the ones both clubs agreed to host on.
+            hosting: match (of_other.home_dates, of_other.nights) {
+                _ if agreed => None,
+                (Some(d), _) => Some(Hosting::Dates(self.dates(Some(d), "home_dates"))),
+                (None, Some(n)) => Some(Hosting::Nights(self.weekdays(n, "nights"))),
+                (None, None) => None,
+            },
+            unavailable: self.dates(of_other.unavailable, "unavailable"),
+        };
+        self.errors.truncate(before);
         for (k, &o) in opponents.iter().enumerate() {
             let c = listed.get(&o).copied().unwrap_or(clubs[k % 2]);
             if let Some(v) = venue_of(self, c, at) {
                 if v != team.venue {
                     league.neutral.insert((j, o), v);
                 }
+            }
+            if c == other {
+                league.joint_hosts.insert((j, o), host.clone());
             }
         }
     }

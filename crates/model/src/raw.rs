@@ -33,6 +33,8 @@ pub struct RawLeague {
     pub fixed: Vec<Spanned<RawFixed>>,
     #[serde(default)]
     pub excluded: Vec<Spanned<RawExcluded>>,
+    #[serde(default)]
+    pub late: Vec<Spanned<RawFixed>>,
     pub weights: Option<Spanned<RawWeights>>,
     pub colours: Option<Spanned<RawColours>>,
     pub cup: Option<Spanned<RawCups>>,
@@ -74,6 +76,10 @@ pub struct RawCup {
     pub all_play_all_of_three: Option<Spanned<bool>>,
     /// Whether offered dates avoid the away club's other fixtures.
     pub avoid_away_club: Option<Spanned<bool>>,
+    /// The pairing tree as drawn: its positions in order, a team or "" for a bye.
+    pub draw: Option<Vec<Spanned<String>>>,
+    /// Entrants knocked out: the cup's reserved dates no longer bind them.
+    pub out: Option<Vec<Spanned<String>>>,
 }
 
 /// `[cup]` (one cup) or `[[cup]]` (several).
