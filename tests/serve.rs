@@ -902,3 +902,118 @@ fn committee_member(s: &Server, db: &Db, league: &str) -> String {
     assert_eq!(code, 200, "{body}");
     member
 }
+
+/// Issue 44: the service publishes through the league's season record. On 1 December a rerun
+/// that would move a November fixture (played, or awaiting its result) is refused, naming it;
+/// a move and a withdrawal land in the record with the league versions they make, and every
+/// version passes the checker against its own league version.
+#[test]
+fn the_service_publishes_through_the_season_record() {
+    for backend in BACKENDS {
+        let db = Db::new(backend);
+        let s = Server::start(&db, &["--workers", "1", "--today", "2026-12-01"]);
+        let (job, public, csv) = solved_and_published(&s, MID_DOWNS);
+        let league = job["league_id"].as_str().unwrap().to_string();
+        let row = |prefix: &str| -> Vec<String> {
+            csv.lines()
+                .find(|l| l.starts_with(prefix))
+                .unwrap()
+                .split(',')
+                .map(String::from)
+                .collect()
+        };
+        let rerun = |extra: serde_json::Value| {
+            let mut body =
+                serde_json::json!({ "league_id": league, "time_limit": 3, "rerun_of": public });
+            body.as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            let (code, r) = s.post_json("/api/jobs", body);
+            assert_eq!(code, 202, "{r}");
+            let id = r["id"].as_str().unwrap().to_string();
+            assert_eq!(s.wait(&id, Duration::from_secs(60))["state"], "done");
+            id
+        };
+        // A November fixture's home team cannot play on its date: the rerun moves it, but it
+        // is before today.
+        // (not the league file's [[fixed]] Worthing 1 v Lewes 1).
+        let nov: Vec<String> = csv
+            .lines()
+            .find(|l| l.starts_with("2026-11") && !l.contains("Worthing 1,Lewes 1"))
+            .unwrap()
+            .split(',')
+            .map(String::from)
+            .collect();
+        let id = rerun(
+            serde_json::json!({ "from": "2026-10-12", "unavailable": [format!("{}={}", nov[2], nov[0])] }),
+        );
+        let (code, body) = s.post_json(&format!("/api/jobs/{id}/publish"), serde_json::json!({}));
+        assert_eq!(code, 422, "{body}");
+        assert!(
+            body["messages"].to_string().contains("before today"),
+            "{body}"
+        );
+        // A February fixture moved to the first date offered from tomorrow.
+        let feb = row("2027-02");
+        let fixture = format!("{} v {}", feb[2], feb[3]);
+        let (code, moves) = s.get(&format!(
+            "/api/publications/{public}/moves?fixture={}",
+            fixture.replace(' ', "%20").replace('&', "%26")
+        ));
+        assert_eq!(code, 200, "{moves}");
+        let moves: serde_json::Value = serde_json::from_str(&moves).unwrap();
+        let dates: Vec<&str> = moves["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["date"].as_str().unwrap())
+            .collect();
+        assert!(dates.iter().all(|d| *d > "2026-12-01"), "{dates:?}");
+        let (code, moved) = s.post_json(
+            &format!("/api/publications/{public}/move"),
+            serde_json::json!({ "fixture": fixture, "date": dates[0] }),
+        );
+        assert_eq!(code, 201, "{moved}");
+        // The old version cannot be moved from any more.
+        let (code, _) = s.post_json(
+            &format!("/api/publications/{public}/move"),
+            serde_json::json!({ "fixture": fixture, "date": dates[0] }),
+        );
+        assert_eq!(code, 409);
+        let second = moved["id"].as_str().unwrap().to_string();
+        let body = serde_json::json!({ "league_id": league, "time_limit": 3, "rerun_of": second, "from": "2027-01-10", "withdraw": ["Horsham 1"] });
+        let (code, r) = s.post_json("/api/jobs", body);
+        assert_eq!(code, 202, "{r}");
+        let id = r["id"].as_str().unwrap().to_string();
+        assert_eq!(s.wait(&id, Duration::from_secs(60))["state"], "done");
+        let (code, third) = s.post_json(&format!("/api/jobs/{id}/publish"), serde_json::json!({}));
+        assert_eq!(code, 201, "{third}");
+        assert_eq!(third["number"], 3);
+        // The record: three versions, each checked against its league version, which holds
+        // the move ([[fixed]]) and the withdrawal ([[excluded]]).
+        let url = db.url();
+        let (record, version) = tokio::runtime::Runtime::new().unwrap().block_on(async {
+            let store = fixtures::store::Store::open(&url).await.unwrap();
+            let (record, _) = store.season(&league).await.unwrap().expect("a season");
+            let p = store
+                .publication(third["id"].as_str().unwrap())
+                .await
+                .unwrap()
+                .unwrap();
+            let v = store.version(&p.version).await.unwrap().unwrap();
+            (record, v.toml)
+        });
+        let season = fixtures::season::record::Season::from_json(&record).unwrap();
+        let kinds: Vec<&str> = season.log.iter().map(|e| e.kind.as_str()).collect();
+        assert_eq!(
+            kinds,
+            ["started", "agreed change (2.6)", "withdrawal (11.2)"]
+        );
+        assert!(season.verify_all().iter().all(|(_, v)| v.is_empty()));
+        assert_eq!(version, season.league_text());
+        assert!(
+            version.contains("[[excluded]]") && version.contains("[[fixed]]"),
+            "{version}"
+        );
+    }
+}

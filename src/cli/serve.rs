@@ -49,6 +49,10 @@ pub struct Args {
     /// address, which login limits count by, is the last one in X-Forwarded-For it did not add.
     #[arg(long = "trusted-proxy", value_name = "IP")]
     trusted_proxies: Vec<std::net::IpAddr>,
+    /// The date the service takes as today (what-ifs and tests); default: the real date (UTC).
+    /// Fixtures before today are played or await their result and never move.
+    #[arg(long, value_name = "DATE", value_parser = super::season::parse_day)]
+    today: Option<chrono::NaiveDate>,
     /// Create an account with this name (password from FIXTURES_PASSWORD, else random), print
     /// its password and an API token, and exit.
     #[arg(long, value_name = "NAME")]
@@ -72,6 +76,7 @@ pub fn run(a: Args) -> Result<(), CliError> {
         signup: !a.no_signup,
         worker_memory: a.worker_memory.max(1024),
         trusted_proxies: a.trusted_proxies,
+        today: a.today,
     };
     let fail = |e: String| CliError::input(format!("error: {e}"));
     if let Some(name) = a.create_user {

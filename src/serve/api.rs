@@ -5,6 +5,7 @@
 use super::error::{access, JobOf, LeagueOf, Reader, Writer};
 use super::worker::JobSpec;
 use super::{error, Answer, ApiError, Shared, MAX_TIME_LIMIT};
+use crate::season::record::Season;
 use crate::store::{is_id, Access, Job, Store, User};
 use crate::{check, model, report};
 use axum::body::Bytes;
@@ -685,8 +686,10 @@ pub(crate) struct PublishRequest {
 }
 
 /// `POST /api/jobs/{id}/publish` (owner): the job's list (or a draft) becomes the league's next
-/// published version, public at an unguessable URL; earlier versions stay readable. A rerun's
-/// diff goes with it.
+/// published version, public at an unguessable URL; earlier versions stay readable. It goes
+/// through the league's season (`serve::season`): the first publication starts it; a later
+/// one moves nothing dated before today (422 naming what), and a rerun's withdrawals and new
+/// dates go into the league version it records. A rerun's diff goes with it.
 pub(crate) async fn publish(State(app): State<Shared>, j: JobOf<true>, body: Bytes) -> Answer {
     let req: PublishRequest = serde_json::from_slice(&body).unwrap_or_default();
     let job = j.job;
@@ -700,16 +703,37 @@ pub(crate) async fn publish(State(app): State<Shared>, j: JobOf<true>, body: Byt
             "no such list (has the job finished?)",
         )
     })?;
-    let p = app
+    let v = app
         .store
-        .publish(
-            &job.league,
-            &job.version,
-            Some(&job.id),
-            &csv,
-            diff.as_deref(),
-        )
-        .await?;
+        .version(&job.version)
+        .await?
+        .ok_or(ApiError::NotFound)?;
+    let spec: JobSpec = serde_json::from_str(&job.spec).unwrap_or_default();
+    let today = app.cfg.today();
+    let (season, rev) = super::season::load(&app, &job.league).await?;
+    let (season, before) = match season {
+        None => (Season::start(&v.toml, "league.toml", &csv, today)?, None),
+        Some(mut s) => {
+            let before = s.current()?.list;
+            let league = stored_league(&v.toml)?;
+            let mut dates = Vec::new();
+            for item in &spec.unavailable {
+                let (t, d) = model::parse_team_date(&league, item).ok_or_else(|| {
+                    error(StatusCode::BAD_REQUEST, &format!("unavailable: \"{item}\""))
+                })?;
+                dates.push((league.teams[t].name.clone(), d));
+            }
+            s.adopt(today, &v.toml, &csv, &spec.withdraw, &dates)?;
+            (s, Some(before))
+        }
+    };
+    let made = super::season::Made {
+        before: before.as_ref(),
+        version: Some((&job.version, &v.toml)),
+        job: Some(&job.id),
+        diff: diff.filter(|_| before.is_some()),
+    };
+    let p = super::season::save(&app, &job.league, &season, rev, made).await?;
     Ok((
         StatusCode::CREATED,
         Json(serde_json::json!({ "id": p.id, "number": p.number, "url": format!("/p/{}/", p.id) })),
@@ -963,12 +987,22 @@ pub(crate) struct MoveRequest {
 /// `GET /api/publications/{id}/moves`: every date a published fixture could move to without
 /// breaking a rule, best first, with what each costs and what rule 2.6 says of an agreement
 /// concluded on `agreed` (default today).
-pub(crate) async fn moves(p: PublicationOf<false>, Query(q): Query<MovesQuery>) -> Answer {
+pub(crate) async fn moves(
+    State(app): State<Shared>,
+    p: PublicationOf<false>,
+    Query(q): Query<MovesQuery>,
+) -> Answer {
     let (league, list) = (&p.league, &p.list);
     let agreed = day(q.agreed.as_deref(), "agreed")?;
     let index = fixture(league, list, &q.fixture)?;
     let m = list.matches[index];
-    let found = crate::season::suggest::suggest(league, list, index, league.start);
+    // From tomorrow: a fixture does not move into the past.
+    let found = crate::season::suggest::suggest(
+        league,
+        list,
+        index,
+        app.cfg.today().succ_opt().unwrap_or(league.start),
+    );
     let moves: Vec<serde_json::Value> = found
         .iter()
         .map(|s| {
@@ -990,55 +1024,56 @@ pub(crate) async fn moves(p: PublicationOf<false>, Query(q): Query<MovesQuery>) 
 }
 
 /// `POST /api/publications/{id}/move` (owner): the fixture fixed on its new date, published as
-/// the league's next version with its diff; rule 2.6 decides (`season::changes::judge`, as for
-/// `fixtures change`): 422 invalid, 409 exceptional unless `exceptional`.
+/// the league's next version with its diff, through the league's season: rule 2.6 decides
+/// (as for `fixtures season change`): 422 invalid, 409 exceptional unless `exceptional`; a
+/// fixture dated before today does not move (422), nor one of a version since replaced (409).
 pub(crate) async fn move_published(
     State(app): State<Shared>,
     p: PublicationOf<true>,
     Json(req): Json<MoveRequest>,
 ) -> Answer {
-    use crate::season::changes::{self, Window};
-    let (league, list) = (&p.league, &p.list);
     let to = day(Some(&req.date), "date")?;
-    let agreed = day(req.agreed.as_deref(), "agreed")?;
-    let index = fixture(league, list, &req.fixture)?;
-    let m = list.matches[index];
-    let judged = changes::judge(league, list, index, to, agreed);
-    let violations = judged.moved.as_ref().err().cloned().unwrap_or_default();
-    let refused = |why: &str| {
-        ApiError::Detailed(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            serde_json::json!({ "error": why, "messages": violations }),
-        )
+    let today = app.cfg.today();
+    let agreed = match req.agreed.as_deref() {
+        Some(a) => day(Some(a), "agreed")?,
+        None => today,
     };
-    match &judged.window {
-        Some(Window::Invalid(why)) => return Err(refused(why)),
-        Some(Window::Exceptional(why)) if !req.exceptional => {
-            return Err(error(StatusCode::CONFLICT, &format!("{why}: only under exceptional circumstances (send \"exceptional\": true when the committee allows it)")))
-        }
-        _ => {}
-    }
-    let moved = judged
-        .moved
-        .map_err(|_| refused(&format!("on {to} it breaks the league's rules")))?;
-    let (home, away) = (&league.teams[m.home].name, &league.teams[m.away].name);
-    let new_toml = changes::fixed_toml(&p.toml, home, away, to)
-        .map_err(|e| error(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()))?;
-    let diff = crate::season::reschedule::diff_csv(
-        &moved.league,
-        &crate::season::reschedule::diff(&moved.league, list, moved.checked.list()),
-    );
     let at = &p.publication.league;
-    let version = app.store.add_version(at, &league.name, &new_toml).await?;
-    let n = app
-        .store
-        .publish(at, &version, None, moved.checked.csv(), Some(&diff))
-        .await?;
+    let (season, rev) = super::season::load(&app, at).await?;
+    // A league published before the season record existed: its season starts from this list.
+    let started = season.is_none();
+    let mut season = match season {
+        Some(s) => s,
+        None => Season::start(&p.toml, "league.toml", &p.publication.csv, today)?,
+    };
+    let before = season.current()?.list;
+    if !started && season.lists.last().map(|v| &v.csv) != Some(&p.publication.csv) {
+        return Err(error(
+            StatusCode::CONFLICT,
+            "a later version of this list is published: move the fixture there",
+        ));
+    }
+    let window = {
+        let index = fixture(&p.league, &p.list, &req.fixture)?;
+        let m = p.list.matches[index];
+        p.league
+            .changes
+            .as_ref()
+            .map(|ch| crate::season::changes::classify(ch, m.date, to, agreed))
+    };
+    season.change(today, &req.fixture, to, agreed, req.exceptional)?;
+    let made = super::season::Made {
+        before: Some(&before),
+        version: None,
+        job: None,
+        diff: None,
+    };
+    let n = super::season::save(&app, at, &season, rev, made).await?;
     Ok((
         StatusCode::CREATED,
         Json(
             serde_json::json!({ "id": n.id, "number": n.number, "url": format!("/p/{}/", n.id),
-                                 "window": judged.window.as_ref().map(|w| w.key()) }),
+                                 "window": window.as_ref().map(|w| w.key()) }),
         ),
     )
         .into_response())

@@ -18,6 +18,7 @@ mod editor;
 mod error;
 mod forms;
 mod page;
+mod season;
 pub mod worker;
 
 use crate::store::{Store, StoreError, User};
@@ -63,9 +64,17 @@ pub struct Config {
     pub worker_memory: u64,
     /// Proxies whose `X-Forwarded-For` names the client (for per-address login limits).
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// The date taken as today (`--today`); `None`: the real date (UTC).
+    pub today: Option<chrono::NaiveDate>,
 }
 
 impl Config {
+    /// Today: `--today`, else the real date (UTC).
+    pub fn today(&self) -> chrono::NaiveDate {
+        self.today
+            .unwrap_or_else(|| chrono::Utc::now().date_naive())
+    }
+
     /// The store's URL: `--db`, else SQLite under `--data`.
     pub fn db_url(&self) -> String {
         self.db

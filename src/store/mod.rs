@@ -19,6 +19,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 const MIGRATIONS: &[(i64, &str)] = &[
     (1, include_str!("../../migrations/0001_init.sql")),
     (2, include_str!("../../migrations/0002_hardening.sql")),
+    (3, include_str!("../../migrations/0003_seasons.sql")),
 ];
 
 /// A name as uniqueness and login limits compare it: Unicode NFKC, case-folded, trimmed (so
@@ -1342,6 +1343,99 @@ impl Store {
             .ok_or(StoreError::Db(sqlx::Error::RowNotFound))
     }
 
+    /// A league's season record (JSON) and its revision; `None` before its first publication
+    /// through the season.
+    pub async fn season(&self, league: &str) -> Result<Option<(String, i64)>> {
+        let row = sqlx::query("SELECT record, rev FROM seasons WHERE league = $1")
+            .bind(league)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => Some((r.try_get("record")?, r.try_get("rev")?)),
+            None => None,
+        })
+    }
+
+    /// Publishes one operation on a league's season: the new league version (if any), the
+    /// list as the league's next publication, and the season record, together; `None` (and
+    /// nothing written) when the season changed since `u.rev` was read.
+    pub async fn publish_season(&self, u: SeasonUpdate<'_>) -> Result<Option<Publication>> {
+        let mut tx = self.pool.begin().await?;
+        let saved = match u.rev {
+            None => sqlx::query(
+                "INSERT INTO seasons (league, record, rev, updated) SELECT $1, $2, 1, $3 WHERE NOT EXISTS (SELECT 1 FROM seasons WHERE league = $4)",
+            )
+            .bind(u.league)
+            .bind(u.record)
+            .bind(now())
+            .bind(u.league),
+            Some(rev) => sqlx::query(
+                "UPDATE seasons SET record = $1, rev = rev + 1, updated = $2 WHERE league = $3 AND rev = $4",
+            )
+            .bind(u.record)
+            .bind(now())
+            .bind(u.league)
+            .bind(rev),
+        }
+        .execute(&mut *tx)
+        .await?;
+        if saved.rows_affected() != 1 {
+            tx.rollback().await?;
+            return Ok(None);
+        }
+        let version = match u.version {
+            VersionOf::Stored(id) => id.to_string(),
+            VersionOf::New(name, toml) => {
+                let id = new_id();
+                let n: i64 = sqlx::query(
+                    "SELECT COALESCE(MAX(number), 0) AS n FROM league_versions WHERE league = $1",
+                )
+                .bind(u.league)
+                .fetch_one(&mut *tx)
+                .await?
+                .try_get("n")?;
+                sqlx::query(
+                    "INSERT INTO league_versions (id, league, number, toml, created) VALUES ($1, $2, $3, $4, $5)",
+                )
+                .bind(&id)
+                .bind(u.league)
+                .bind(n + 1)
+                .bind(toml)
+                .bind(now())
+                .execute(&mut *tx)
+                .await?;
+                sqlx::query("UPDATE leagues SET name = $1 WHERE id = $2")
+                    .bind(name)
+                    .bind(u.league)
+                    .execute(&mut *tx)
+                    .await?;
+                id
+            }
+        };
+        let id = new_id();
+        let n: i64 =
+            sqlx::query("SELECT COALESCE(MAX(number), 0) AS n FROM publications WHERE league = $1")
+                .bind(u.league)
+                .fetch_one(&mut *tx)
+                .await?
+                .try_get("n")?;
+        sqlx::query(
+            "INSERT INTO publications (id, league, number, version, job, csv, diff, created) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        )
+        .bind(&id)
+        .bind(u.league)
+        .bind(n + 1)
+        .bind(&version)
+        .bind(u.job)
+        .bind(u.csv)
+        .bind(u.diff)
+        .bind(now())
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        self.publication(&id).await
+    }
+
     /// A publication by its public id.
     pub async fn publication(&self, id: &str) -> Result<Option<Publication>> {
         Ok(sqlx::query_as(&format!(
@@ -1361,6 +1455,33 @@ impl Store {
         .fetch_all(&self.pool)
         .await?)
     }
+}
+
+/// What one operation on a league's season publishes, in one transaction.
+pub struct SeasonUpdate<'a> {
+    /// The league.
+    pub league: &'a str,
+    /// The season record after the operation (JSON).
+    pub record: &'a str,
+    /// The revision it was read at; `None` for a season's first publication.
+    pub rev: Option<i64>,
+    /// The league version the list records: an existing version's id, or a new version's
+    /// (league name, text).
+    pub version: VersionOf<'a>,
+    /// The job that made the list, if any.
+    pub job: Option<&'a str>,
+    /// The list (CSV, checked).
+    pub csv: &'a str,
+    /// Its change from the list before (CSV diff).
+    pub diff: Option<&'a str>,
+}
+
+/// The league version a publication records.
+pub enum VersionOf<'a> {
+    /// A stored version, by id.
+    Stored(&'a str),
+    /// A new version: the league's name and the file's text.
+    New(&'a str, &'a str),
 }
 
 /// A league's columns (`League`), from `leagues l`, with its latest version number.

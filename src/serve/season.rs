@@ -1,0 +1,107 @@
+//! The service's side of the season record (`crate::season::record::Season`): a league's
+//! season read from the store, and after an operation its newest version published together
+//! with the record, in one transaction. Every publication of the service goes through here,
+//! so the season holds what the clubs see.
+
+use super::{error, ApiError, Shared};
+use crate::model::FixtureList;
+use crate::season::record::{Season, SeasonError};
+use crate::season::reschedule;
+use crate::store::{Publication, SeasonUpdate, VersionOf};
+use axum::http::StatusCode;
+
+/// A league's season as stored and the revision it was read at (`None`, `None` before its
+/// first publication through the season).
+pub(crate) async fn load(
+    app: &Shared,
+    league: &str,
+) -> Result<(Option<Season>, Option<i64>), ApiError> {
+    match app.store.season(league).await? {
+        Some((json, rev)) => Ok((Some(Season::from_json(&json)?), Some(rev))),
+        None => Ok((None, None)),
+    }
+}
+
+/// A season's refusal as the API answers it: 400 bad input, 422 what the rules refuse (with
+/// the messages), 409 what only the committee can allow.
+impl From<SeasonError> for ApiError {
+    fn from(e: SeasonError) -> ApiError {
+        match e {
+            SeasonError::Input(m) => error(StatusCode::BAD_REQUEST, &m),
+            SeasonError::Refused(v) => ApiError::Detailed(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                serde_json::json!({ "error": "refused; nothing was published", "messages": v }),
+            ),
+            SeasonError::Failure(f) => ApiError::Detailed(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                serde_json::json!({ "error": "no list keeps every rule", "messages": f.lines() }),
+            ),
+            e @ SeasonError::Exceptional(_) => error(
+                StatusCode::CONFLICT,
+                &format!("{e} (send \"exceptional\": true when the committee allows it)"),
+            ),
+        }
+    }
+}
+
+/// What made the season's newest version.
+pub(crate) struct Made<'a> {
+    /// The list it replaces (for the diff); `None` for the first.
+    pub before: Option<&'a FixtureList>,
+    /// A stored league version (id, text) the newest may record.
+    pub version: Option<(&'a str, &'a str)>,
+    /// The job that solved it.
+    pub job: Option<&'a str>,
+    /// Its diff, when the job made one.
+    pub diff: Option<String>,
+}
+
+/// Publishes the season's newest version with the record (read at `rev`): the league version
+/// it records (a stored one with the same text, else a new one), its list and its diff.
+/// 409 when another change landed on the season first.
+pub(crate) async fn save(
+    app: &Shared,
+    league: &str,
+    season: &Season,
+    rev: Option<i64>,
+    made: Made<'_>,
+) -> Result<Publication, ApiError> {
+    let cur = season.current()?;
+    let text = season.league_text();
+    let mut stored = made
+        .version
+        .filter(|(_, t)| *t == text)
+        .map(|(id, _)| id.to_string());
+    if stored.is_none() {
+        if let Some(p) = app.store.publications(league).await?.last() {
+            let v = app.store.version(&p.version).await?;
+            stored = v.filter(|v| v.toml == text).map(|v| v.id);
+        }
+    }
+    let version = match &stored {
+        Some(id) => VersionOf::Stored(id),
+        None => VersionOf::New(&cur.league.name, text),
+    };
+    let diff = made.diff.or_else(|| {
+        made.before.map(|b| {
+            reschedule::diff_csv(&cur.league, &reschedule::diff(&cur.league, b, &cur.list))
+        })
+    });
+    let csv = &season.lists.last().expect("a season has a list").csv;
+    let record = season.to_json();
+    let update = SeasonUpdate {
+        league,
+        record: &record,
+        rev,
+        version,
+        job: made.job,
+        csv,
+        diff: diff.as_deref(),
+    };
+    app.store.publish_season(update).await?.ok_or_else(|| {
+        error(
+            StatusCode::CONFLICT,
+            "the season changed meanwhile (another change was published): load it again",
+        )
+    })
+}
