@@ -42,7 +42,7 @@ fn toml_of(teams: usize, masks: &[u8], min_days: u32) -> String {
     // One deadline a round; for one league in three a round fewer, so that the first two
     // rounds share the first deadline (KO rule 3's preliminary rounds).
     let rounds = teams.next_power_of_two().trailing_zeros() as u64;
-    let given = if teams % 3 == 0 && rounds > 1 {
+    let given = if teams.is_multiple_of(3) && rounds > 1 {
         rounds - 1
     } else {
         rounds
