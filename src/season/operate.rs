@@ -198,30 +198,44 @@ impl Season {
             changes: Vec::new(),
         });
         if let Some(ci) = cup {
-            let c = &lg.cups[ci];
-            let seed = self.draws.iter().find(|d| d.cup == c.name).map(|d| d.seed);
-            // The loser of a knockout tie is out: the cup's reserved dates are its again.
-            let loser = match self.results.last().and_then(|s| s.winner.clone()) {
-                Some(w) if w == lg.teams[home].name => Some(away),
-                Some(_) => Some(home),
-                None if hp > ap => Some(away),
-                None => Some(home),
-            }
-            .filter(|_| !c.is_all_play_all());
-            let text = loser.and_then(|t| {
-                changes::cup_out_toml(self.league_text(), &c.name, &lg.teams[t].name)
-            });
-            if let Some(seed) = seed {
-                // All or nothing: a refused round takes the result back out.
-                let (results, log) = (self.results.len() - 1, self.log.len() - 1);
-                if let Err(e) = self.place_cup(today, &cur, ci, seed, Kind::CupRound, text) {
-                    self.results.truncate(results);
-                    self.log.truncate(log);
-                    return Err(e);
-                }
+            // All or nothing: a refused round takes the result back out.
+            let (results, log) = (self.results.len() - 1, self.log.len() - 1);
+            if let Err(e) = self.after_tie(today, &cur, ci, (home, away), hp > ap) {
+                self.results.truncate(results);
+                self.log.truncate(log);
+                return Err(e);
             }
         }
         Ok(self.log.last().expect("an entry was pushed"))
+    }
+
+    /// After the result of a tie of cup `ci` between (home, away), just entered: the loser of
+    /// a knockout tie is out (the cup's reserved dates are its again, in a new league version)
+    /// and the cup's next ties that become known are placed.
+    fn after_tie(
+        &mut self,
+        today: NaiveDate,
+        cur: &Current,
+        ci: usize,
+        (home, away): (TeamId, TeamId),
+        home_won: bool,
+    ) -> Result<(), SeasonError> {
+        let lg = &cur.league;
+        let c = &lg.cups[ci];
+        let seed = self.draws.iter().find(|d| d.cup == c.name).map(|d| d.seed);
+        let loser = match self.results.last().and_then(|s| s.winner.clone()) {
+            Some(w) if w == lg.teams[home].name => away,
+            Some(_) => home,
+            None if home_won => away,
+            None => home,
+        };
+        let text = (!c.is_all_play_all())
+            .then(|| changes::cup_out_toml(self.league_text(), &c.name, &lg.teams[loser].name))
+            .flatten();
+        match seed {
+            Some(seed) => self.place_cup(today, cur, ci, seed, Kind::CupRound, text),
+            None => Ok(()),
+        }
     }
 
     /// Who went through a cup tie, from its result.

@@ -439,6 +439,26 @@ impl Checker<'_> {
     }
 
     /// Rules 1–4 for one row, and its division and venue columns.
+    /// Dates a cup keeps for its ties: its entrants play no league match on them, but one the
+    /// league file fixes there (a change the clubs agreed); a team knocked out (`out`) gets
+    /// them back.
+    fn cup_reserve(&mut self, r: &Row) {
+        let lg = self.league;
+        let d = r.date;
+        let fixed = lg
+            .fixed
+            .iter()
+            .any(|f| (f.home, f.away, f.date) == (r.home, r.away, d));
+        for cup in lg.cups.iter().filter(|c| c.reserve.contains(&d) && !fixed) {
+            for id in [r.home, r.away] {
+                if cup.teams.contains(&id) && !cup.out.contains(&id) {
+                    let detail = format!("{} keeps this date for the {}", self.name(id), cup.name);
+                    self.push("cup reserve", r, detail);
+                }
+            }
+        }
+    }
+
     fn row(&mut self, r: &Row) {
         let lg = self.league;
         let (h, a) = (&lg.teams[r.home], &lg.teams[r.away]);
@@ -479,26 +499,7 @@ impl Checker<'_> {
             league_start_binds: true,
         };
         self.playable(r, at);
-        // Dates a cup keeps for its ties: its entrants play no league match on them, but one
-        // the league file fixes there (a change the clubs agreed).
-        let fixed = lg
-            .fixed
-            .iter()
-            .any(|f| (f.home, f.away, f.date) == (r.home, r.away, d));
-        for cup in &lg.cups {
-            if cup.reserve.contains(&d) && !fixed {
-                for (id, t) in [(r.home, h), (r.away, a)] {
-                    // A team knocked out (`out`) gets the cup's dates back.
-                    if cup.teams.contains(&id) && !cup.out.contains(&id) {
-                        self.push(
-                            "cup reserve",
-                            r,
-                            format!("{} keeps this date for the {}", t.name, cup.name),
-                        );
-                    }
-                }
-            }
-        }
+        self.cup_reserve(r);
         if h.division != a.division {
             self.push(
                 "5 fixtures",

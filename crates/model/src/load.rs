@@ -443,16 +443,7 @@ impl<'a> Cx<'a> {
         }
         self.team_limits(raw, &rules, &clubs, &divisions, &teams);
 
-        if let Some(why) = unsafe_name(raw.name.get_ref()) {
-            self.err(
-                raw.name.span().start,
-                "name",
-                Problem::BadValue(format!(
-                    "the league name \"{}\" {why}",
-                    raw.name.get_ref().escape_debug()
-                )),
-            );
-        }
+        self.league_name(raw);
         let mut league = League {
             name: raw.name.get_ref().clone(),
             start,
@@ -481,6 +472,20 @@ impl<'a> Cx<'a> {
         self.joint_teams(raw, &mut league, &club_ix, &venue_ix);
         self.pairs(raw, &mut league, &team_ix, &venue_ix);
         Some(league)
+    }
+
+    /// The league's name is safe to show.
+    fn league_name(&mut self, raw: &RawLeague) {
+        if let Some(why) = unsafe_name(raw.name.get_ref()) {
+            self.err(
+                raw.name.span().start,
+                "name",
+                Problem::BadValue(format!(
+                    "the league name \"{}\" {why}",
+                    raw.name.get_ref().escape_debug()
+                )),
+            );
+        }
     }
 
     /// The season's first and last dates, at most ten years apart.
@@ -1040,6 +1045,53 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// The joint club `other` as host of a team's matches: its own nights (unless the team
+    /// gives its own, which both clubs agreed) and unavailable dates. The club's teams' loading
+    /// reports any error in them already.
+    fn joint_host(&mut self, rt: &RawTeam, raw: &RawLeague, other: ClubId) -> JointHost {
+        let before = self.errors.len();
+        let of_other = raw.club[other].get_ref().hosting();
+        let own = rt.hosting();
+        let agreed = own.home_dates.is_some() || own.nights.is_some();
+        let host = JointHost {
+            club: other,
+            hosting: match (of_other.home_dates, of_other.nights) {
+                _ if agreed => None,
+                (Some(d), _) => Some(Hosting::Dates(self.dates(Some(d), "home_dates"))),
+                (None, Some(n)) => Some(Hosting::Nights(self.weekdays(n, "nights"))),
+                (None, None) => None,
+            },
+            unavailable: self.dates(of_other.unavailable, "unavailable"),
+        };
+        self.errors.truncate(before);
+        host
+    }
+
+    /// The venue of club `c`, hosting a joint team's match.
+    fn joint_venue(
+        &mut self,
+        raw: &RawLeague,
+        venue_ix: &HashMap<String, usize>,
+        c: ClubId,
+        at: usize,
+    ) -> Option<VenueId> {
+        let club = raw.club[c].get_ref();
+        match club.venue.as_ref() {
+            Some(v) => self.lookup(venue_ix, v, "venue", "venue"),
+            None => {
+                self.err(
+                    at,
+                    "joint_with",
+                    Problem::Missing(format!(
+                        "club \"{}\" names no venue to host the joint team",
+                        club.name.get_ref()
+                    )),
+                );
+                None
+            }
+        }
+    }
+
     /// Team `j` entered jointly by its club and `other`: where it plays each opponent.
     #[allow(clippy::too_many_arguments)]
     fn joint_team(
@@ -1052,29 +1104,13 @@ impl<'a> Cx<'a> {
         club_ix: &HashMap<String, usize>,
         venue_ix: &HashMap<String, usize>,
     ) {
-        let Some(team) = league.teams.get(j) else {
-            return;
-        };
-        let Some(other) = self.lookup(club_ix, other, "joint_with", "club") else {
+        let (Some(team), Some(other)) = (
+            league.teams.get(j),
+            self.lookup(club_ix, other, "joint_with", "club"),
+        ) else {
             return;
         };
         let clubs = [team.club, other];
-        let venue_of = |this: &mut Self, c: usize, at: usize| -> Option<usize> {
-            match raw.club[c].get_ref().venue.as_ref() {
-                Some(v) => this.lookup(venue_ix, v, "venue", "venue"),
-                None => {
-                    this.err(
-                        at,
-                        "joint_with",
-                        Problem::Missing(format!(
-                            "club \"{}\" names no venue to host the joint team",
-                            league.clubs[c].name
-                        )),
-                    );
-                    None
-                }
-            }
-        };
         let at = rt.name.span().start;
         let opponents: Vec<TeamId> = league.divisions[team.division]
             .teams
@@ -1110,27 +1146,10 @@ impl<'a> Cx<'a> {
                 None => {}
             }
         }
-        // The joint club's own nights (unless the team gives its own) and unavailable dates
-        // bind the matches it hosts (its teams' loading reports any error in them already).
-        let before = self.errors.len();
-        let of_other = raw.club[other].get_ref().hosting();
-        let own = rt.hosting();
-        let agreed = own.home_dates.is_some() || own.nights.is_some();
-        let host = JointHost {
-            club: other,
-            // Nights the team gives itself are the ones both clubs agreed to host on.
-            hosting: match (of_other.home_dates, of_other.nights) {
-                _ if agreed => None,
-                (Some(d), _) => Some(Hosting::Dates(self.dates(Some(d), "home_dates"))),
-                (None, Some(n)) => Some(Hosting::Nights(self.weekdays(n, "nights"))),
-                (None, None) => None,
-            },
-            unavailable: self.dates(of_other.unavailable, "unavailable"),
-        };
-        self.errors.truncate(before);
+        let host = self.joint_host(rt, raw, other);
         for (k, &o) in opponents.iter().enumerate() {
             let c = listed.get(&o).copied().unwrap_or(clubs[k % 2]);
-            if let Some(v) = venue_of(self, c, at) {
+            if let Some(v) = self.joint_venue(raw, venue_ix, c, at) {
                 if v != team.venue {
                     league.neutral.insert((j, o), v);
                 }
