@@ -1015,5 +1015,37 @@ fn the_service_publishes_through_the_season_record() {
             version.contains("[[excluded]]") && version.contains("[[fixed]]"),
             "{version}"
         );
+        // Issue 45: the clubs' link shows the newest list across versions, and so does a
+        // team's calendar; an old version's pages say they were replaced, with the link.
+        let stable = format!("/p/{public}/latest/");
+        let (code, page) = s.get(&stable);
+        assert_eq!(code, 200, "{page}");
+        assert!(page.contains("Version 3 of the fixture list"), "{page}");
+        let (_, old) = s.get(&format!("/p/{public}/"));
+        assert!(
+            old.contains("Version 3 replaced it") && old.contains(&stable),
+            "{old}"
+        );
+        let third_id = third["id"].as_str().unwrap();
+        assert_eq!(
+            s.get(&format!("{stable}fixtures.csv")).1,
+            s.get(&format!("/p/{third_id}/fixtures.csv")).1
+        );
+        let (code, ics) = s.get(&format!("{stable}ics/horsham-1.ics"));
+        assert_eq!(code, 200);
+        assert!(ics.contains("STATUS:CANCELLED"), "{ics}");
+        // The league's page: where the season stands, and what happened.
+        let (code, hub) = s.get(&format!("/leagues/{league}"));
+        assert_eq!(code, 200, "{hub}");
+        for words in [
+            "The season",
+            "Today is 1 Dec 2026",
+            "Version 3",
+            "withdrawal (11.2)",
+            "agreed change (2.6)",
+            stable.as_str(),
+        ] {
+            assert!(hub.contains(words), "{words}: {hub}");
+        }
     }
 }

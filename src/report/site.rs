@@ -629,3 +629,43 @@ fn utc(
         .earliest()
         .map(|t| t.with_timezone(&chrono::Utc))
 }
+
+/// Which version a published page shows, for its banner.
+pub struct Shown {
+    /// Its version number.
+    pub number: i64,
+    /// When it was published (Unix seconds).
+    pub published: i64,
+    /// The newest version's number.
+    pub newest: i64,
+    /// When the newest was published (Unix seconds).
+    pub replaced: i64,
+    /// The stable URL of the newest version.
+    pub stable: String,
+}
+
+/// The banner at the top of a published page: the version and its date; for an old version,
+/// that it was replaced and where the current list is.
+pub fn version_banner(s: &Shown) -> String {
+    let day = |t: i64| {
+        chrono::DateTime::from_timestamp(t, 0)
+            .map(|d| d.format("%-d %B %Y").to_string())
+            .unwrap_or_default()
+    };
+    html! {
+        p.version role="status" style="background:#fff4ce;color:#1a1a1a;border:1px solid #8a6d00;padding:.5em .8em;margin:0 0 1em" {
+            @if s.number < s.newest {
+                strong { "Replaced. " }
+                "This is version " (s.number) " of the fixture list, published on " (day(s.published))
+                ". Version " (s.newest) " replaced it on " (day(s.replaced)) ": "
+                a href=(s.stable) { "see the current list" } "."
+            } @else {
+                "Version " (s.number) " of the fixture list, published on " (day(s.published)) "."
+                @if s.number > 1 {
+                    " " a href="changes.csv" { "What changed from version " (s.number - 1) } "."
+                }
+            }
+        }
+    }
+    .into_string()
+}

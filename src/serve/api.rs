@@ -642,6 +642,19 @@ fn site_file(site: &Site, name: &str) -> Answer {
     Ok(text(body.clone(), kind))
 }
 
+/// A site's page with `banner` at the top of its body (other files as they are).
+fn site_page(site: &Site, name: &str, banner: &str) -> Answer {
+    if !name.ends_with(".html") {
+        return site_file(site, name);
+    }
+    let (_, body) = site
+        .iter()
+        .find(|(n, _)| n == name)
+        .ok_or(ApiError::NotFound)?;
+    let page = body.replacen("<body>", &format!("<body>{banner}"), 1);
+    Ok(text(page, "text/html; charset=utf-8"))
+}
+
 /// A job's report file, rendered from its list and league version.
 async fn job_site_file(app: &Shared, job: &Job, name: &str) -> Answer {
     let csv = stored_file(app, job, "fixtures.csv").await?;
@@ -749,30 +762,73 @@ async fn public(app: &Shared, id: &str) -> Result<crate::store::Publication, Api
     app.store.publication(id).await?.ok_or(ApiError::NotFound)
 }
 
-/// A publication's site file, public.
-async fn public_site_file(app: &Shared, id: &str, name: &str) -> Answer {
-    let p = public(app, id).await?;
+/// A publication's site file, public; with `latest`, the league's newest publication's (the
+/// stable URL `/p/{id}/latest/` that clubs keep). Pages say which version they show, and an
+/// old version's pages say it was replaced, with the stable link.
+async fn public_site_file(app: &Shared, id: &str, name: &str, latest: bool) -> Answer {
+    let asked = public(app, id).await?;
+    let all = app.store.publications(&asked.league).await?;
+    let (first, newest) = match (all.first(), all.last()) {
+        (Some(f), Some(n)) => (f.id.clone(), n.clone()),
+        _ => (asked.id.clone(), asked.clone()),
+    };
+    let p = if latest { newest.clone() } else { asked };
+    match name {
+        "fixtures.csv" => return Ok(text(p.csv, "text/csv; charset=utf-8")),
+        "changes.csv" => {
+            let diff = p
+                .diff
+                .ok_or_else(|| error(StatusCode::NOT_FOUND, "the first version has no changes"))?;
+            return Ok(text(diff, "text/csv; charset=utf-8"));
+        }
+        _ => {}
+    }
     let v = app
         .store
         .version(&p.version)
         .await?
         .ok_or(ApiError::NotFound)?;
-    let earlier: Vec<String> = app
-        .store
-        .publications(&p.league)
-        .await?
-        .into_iter()
+    let earlier: Vec<String> = all
+        .iter()
         .filter(|e| e.number < p.number)
-        .map(|e| e.csv)
+        .map(|e| e.csv.clone())
         .collect();
     let key = format!("publication {} after {}", p.id, earlier.len());
+    let banner = report::site::version_banner(&report::site::Shown {
+        number: p.number,
+        published: p.created,
+        newest: newest.number,
+        replaced: newest.created,
+        stable: format!("/p/{first}/latest/"),
+    });
     let site = site(app, key, v.toml, p.csv, earlier).await?;
-    site_file(&site, name)
+    site_page(&site, name, &banner)
+}
+
+/// `GET /p/{id}/latest/`: the league's newest published list, at a URL that stays.
+pub(crate) async fn latest_index(State(app): State<Shared>, Path(id): Path<String>) -> Answer {
+    public_site_file(&app, &id, "index.html", true).await
+}
+
+/// `GET /p/{id}/latest/{file}`: a page or file of the newest published list.
+pub(crate) async fn latest_file(
+    State(app): State<Shared>,
+    Path((id, file)): Path<(String, String)>,
+) -> Answer {
+    public_site_file(&app, &id, &file, true).await
+}
+
+/// `GET /p/{id}/latest/ics/{file}`: a calendar that follows every version.
+pub(crate) async fn latest_ics(
+    State(app): State<Shared>,
+    Path((id, file)): Path<(String, String)>,
+) -> Answer {
+    public_site_file(&app, &id, &format!("ics/{file}"), true).await
 }
 
 /// `GET /p/{id}/`: a published list's report (public, read-only).
 pub(crate) async fn public_index(State(app): State<Shared>, Path(id): Path<String>) -> Answer {
-    public_site_file(&app, &id, "index.html").await
+    public_site_file(&app, &id, "index.html", false).await
 }
 
 /// `GET /p/{id}/{file}`: a page of a published report.
@@ -780,7 +836,7 @@ pub(crate) async fn public_file(
     State(app): State<Shared>,
     Path((id, file)): Path<(String, String)>,
 ) -> Answer {
-    public_site_file(&app, &id, &file).await
+    public_site_file(&app, &id, &file, false).await
 }
 
 /// `GET /p/{id}/ics/{team}.ics`: a team's calendar, to subscribe to.
@@ -788,7 +844,7 @@ pub(crate) async fn public_ics(
     State(app): State<Shared>,
     Path((id, file)): Path<(String, String)>,
 ) -> Answer {
-    public_site_file(&app, &id, &format!("ics/{file}")).await
+    public_site_file(&app, &id, &format!("ics/{file}"), false).await
 }
 
 /// `GET /p/{id}/fixtures.csv`: the published list.

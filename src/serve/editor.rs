@@ -201,8 +201,9 @@ async fn start_league(
 }
 
 /// `GET /leagues/{id}`: the league's parts, each with its form; download and upload.
-pub(crate) async fn overview(s: Secretary) -> Answer {
-    Ok(Html(forms::overview_page(&s.id, &s.v, &s.csrf, &[])).into_response())
+pub(crate) async fn overview(State(app): State<Shared>, s: Secretary) -> Answer {
+    let hub = super::hub::hub(&app, &s.id).await?;
+    Ok(Html(forms::overview_page(&s.id, &s.v, &s.csrf, &[], &hub)).into_response())
 }
 
 /// `GET /leagues/{id}/league.toml`: the latest league file, as stored.
@@ -234,16 +235,11 @@ pub(crate) async fn upload(
     let text = posted(&form, "toml");
     match edit::accept(&text) {
         Ok(_) => saved(&app, &id, &text).await,
-        Err(errors) => Ok((
-            StatusCode::UNPROCESSABLE_ENTITY,
-            Html(forms::overview_page(
-                &id,
-                &v,
-                &posted(&form, "csrf"),
-                &errors,
-            )),
-        )
-            .into_response()),
+        Err(errors) => {
+            let hub = super::hub::hub(&app, &id).await?;
+            let page = forms::overview_page(&id, &v, &posted(&form, "csrf"), &errors, &hub);
+            Ok((StatusCode::UNPROCESSABLE_ENTITY, Html(page)).into_response())
+        }
     }
 }
 

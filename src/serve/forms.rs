@@ -2,6 +2,7 @@
 //! with its fields (labels, help and errors linked by `aria-describedby`) and its calendars.
 //! The handlers are in `editor.rs`; the forms' schema is the league file's (`crate::edit`).
 
+use super::hub::Hub;
 use super::page::small_page_wide;
 use crate::edit::{self, FormErrors, Kind, Place, Section, Values};
 use crate::store::{League, User, Version};
@@ -97,7 +98,13 @@ fn general_errors(errors: &[String]) -> Markup {
 }
 
 /// A league's parts, each with its form; download and upload.
-pub(crate) fn overview_page(id: &str, v: &Version, csrf: &str, upload_errors: &[String]) -> String {
+pub(crate) fn overview_page(
+    id: &str,
+    v: &Version,
+    csrf: &str,
+    upload_errors: &[String],
+    hub: &Hub,
+) -> String {
     let name = edit::accept(&v.toml).unwrap_or_else(|_| "league".into());
     let pending = edit::pending(&v.toml);
     let others: Vec<String> = edit::other_parts(&v.toml)
@@ -121,6 +128,7 @@ pub(crate) fn overview_page(id: &str, v: &Version, csrf: &str, upload_errors: &[
         @if !pending.is_empty() {
             div.todo { p { "Before it can be solved:" } ul { @for p in &pending { li { (p) } } } }
         }
+        (season(id, hub))
         @for s in edit::SECTIONS { (section(id, v, s)) }
         @if !others.is_empty() {
             section {
@@ -141,6 +149,56 @@ pub(crate) fn overview_page(id: &str, v: &Version, csrf: &str, upload_errors: &[
         script src="/assets/upload.js" {}
     };
     page(&name, body)
+}
+
+/// A date as the pages write it: 4 Dec 2026.
+fn day(d: NaiveDate) -> String {
+    d.format("%-d %b %Y").to_string()
+}
+
+/// Where the season stands: published versions and the clubs' link, fixtures played, awaited
+/// and to come, and what happened, newest first.
+fn season(id: &str, hub: &Hub) -> Markup {
+    html! {
+        section #season {
+            h2 { "The season" }
+            p { "Today is " (day(hub.today)) "." }
+            @if let Some(stable) = &hub.stable {
+                p {
+                    "The clubs' link, always the current list: "
+                    a href=(stable) { (stable) }
+                }
+                @if let Some((played, awaiting, to_come)) = hub.counts {
+                    p { (played) " fixtures played, " (awaiting) " awaiting a result, " (to_come) " to come." }
+                }
+                h3 { "Published versions" }
+                ul.items {
+                    @for p in hub.versions.iter().rev() {
+                        li { a href={ "/p/" (p.id) "/" } { "Version " (p.number) } ", " (day(p.on)) }
+                    }
+                }
+                @if !hub.log.is_empty() {
+                    h3 { "What happened" }
+                    div style="overflow-x:auto" {
+                        table {
+                            thead { tr { th { "Date" } th { "What" } th { "Why it stands" } } }
+                            tbody {
+                                @for s in &hub.log {
+                                    tr { td { (day(s.on)) } td { strong { (s.kind) } ": " (s.what) } td { (s.why) } }
+                                }
+                            }
+                        }
+                    }
+                }
+            } @else {
+                p {
+                    "Nothing is published yet: "
+                    a href={ "/?league=" (id) } { "solve it" }
+                    " and publish a list; the season starts then."
+                }
+            }
+        }
+    }
 }
 
 /// A part of the league on its overview: its items with their links, or the link to its form.

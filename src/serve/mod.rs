@@ -17,6 +17,7 @@ mod auth;
 mod editor;
 mod error;
 mod forms;
+mod hub;
 mod page;
 mod season;
 pub mod worker;
@@ -371,6 +372,9 @@ fn api() -> Router<Shared> {
         .route("/api/jobs/{id}/publish", post(api::publish))
         .route("/api/jobs/{id}/compare", get(api::compare_drafts))
         .route("/p/{id}/", get(api::public_index))
+        .route("/p/{id}/latest/", get(api::latest_index))
+        .route("/p/{id}/latest/ics/{file}", get(api::latest_ics))
+        .route("/p/{id}/latest/{file}", get(api::latest_file))
         .route("/p/{id}/fixtures.csv", get(api::public_csv))
         .route("/p/{id}/changes.csv", get(api::public_diff))
         .route("/p/{id}/ics/{file}", get(api::public_ics))
