@@ -1307,42 +1307,6 @@ impl Store {
 
     // ---- publications ----
 
-    /// Publishes a checked fixture list as the league's next version; earlier ones stay.
-    pub async fn publish(
-        &self,
-        league: &str,
-        version: &str,
-        job: Option<&str>,
-        csv: &str,
-        diff: Option<&str>,
-    ) -> Result<Publication> {
-        let id = new_id();
-        let mut tx = self.pool.begin().await?;
-        let row =
-            sqlx::query("SELECT COALESCE(MAX(number), 0) AS n FROM publications WHERE league = $1")
-                .bind(league)
-                .fetch_one(&mut *tx)
-                .await?;
-        let n: i64 = row.try_get("n")?;
-        sqlx::query(
-            "INSERT INTO publications (id, league, number, version, job, csv, diff, created) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-        )
-        .bind(&id)
-        .bind(league)
-        .bind(n + 1)
-        .bind(version)
-        .bind(job)
-        .bind(csv)
-        .bind(diff)
-        .bind(now())
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        self.publication(&id)
-            .await?
-            .ok_or(StoreError::Db(sqlx::Error::RowNotFound))
-    }
-
     /// A league's season record (JSON) and its revision; `None` before its first publication
     /// through the season.
     pub async fn season(&self, league: &str) -> Result<Option<(String, i64)>> {
