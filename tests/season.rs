@@ -1584,3 +1584,49 @@ fn a_replay_after_the_seasons_end_needs_the_fixtures_secretarys_permission() {
     assert!(season.league_text().contains("[[late]]"));
     assert!(season.verify_all().iter().all(|(_, v)| v.is_empty()));
 }
+
+/// Issue 45: a team that withdrew (its fixtures `[[excluded]]`, rule 11.2) leaves the published
+/// site's team count and its division's grid; its calendar stays, marked, for those who
+/// subscribed.
+#[test]
+fn a_withdrawn_team_leaves_the_count_and_the_grid_of_the_published_site() {
+    let (league, list) = sussex();
+    let lewes = league.team_by_name("Lewes 2").unwrap();
+    let mut pairs = Vec::new();
+    for &u in &league.divisions[league.teams[lewes].division].teams {
+        if u != lewes {
+            pairs.push(("Lewes 2", league.teams[u].name.as_str()));
+            pairs.push((league.teams[u].name.as_str(), "Lewes 2"));
+        }
+    }
+    let text = changes::excluded_toml(SUSSEX, &pairs).unwrap();
+    let after = parse_league(&text, "withdrawn.toml").unwrap();
+    assert!(after.withdrawn(lewes) && !league.withdrawn(lewes));
+    let kept = FixtureList {
+        matches: list
+            .matches
+            .iter()
+            .copied()
+            .filter(|m| m.home != lewes && m.away != lewes)
+            .collect(),
+        ..list.clone()
+    };
+    let site = fixtures::report::site::site(&after, &kept);
+    let page = |name: &str| {
+        site.iter()
+            .find(|(n, _)| n.starts_with(name))
+            .unwrap()
+            .1
+            .clone()
+    };
+    let index = page("index.html");
+    assert!(
+        index.contains(&format!("{} teams.", league.teams.len() - 1)),
+        "{index}"
+    );
+    assert!(index.contains("Lewes 2</a> (withdrew"), "{index}");
+    let d = league.teams[lewes].division;
+    let slug = fixtures::report::site::slug(&league.divisions[d].name);
+    let division = page(&format!("division-{slug}"));
+    assert!(!division.contains("Lewes 2"), "{division}");
+}

@@ -905,6 +905,7 @@ fn committee_member(s: &Server, db: &Db, league: &str) -> String {
 
 /// Issue 44: the service publishes through the league's season record. On 1 December a rerun
 /// that would move a November fixture (played, or awaiting its result) is refused, naming it;
+/// publishing the first solve again, which would undo a move, needs a confirmation (issue 45);
 /// a move and a withdrawal land in the record with the league versions they make, and every
 /// version passes the checker against its own league version.
 #[test]
@@ -980,7 +981,21 @@ fn the_service_publishes_through_the_season_record() {
             serde_json::json!({ "fixture": fixture, "date": dates[0] }),
         );
         assert_eq!(code, 409);
-        let second = moved["id"].as_str().unwrap().to_string();
+        // Publishing the first solve again would undo the move: 409 naming it, then published
+        // only when confirmed (version 3).
+        let first_job = job["id"].as_str().unwrap();
+        let (code, body) = s.post_json(
+            &format!("/api/jobs/{first_job}/publish"),
+            serde_json::json!({}),
+        );
+        assert_eq!(code, 409, "{body}");
+        assert!(body["changes"].to_string().contains(&fixture), "{body}");
+        let (code, again) = s.post_json(
+            &format!("/api/jobs/{first_job}/publish"),
+            serde_json::json!({ "confirm": true }),
+        );
+        assert_eq!(code, 201, "{again}");
+        let second = again["id"].as_str().unwrap().to_string();
         let body = serde_json::json!({ "league_id": league, "time_limit": 3, "rerun_of": second, "from": "2027-01-10", "withdraw": ["Horsham 1"] });
         let (code, r) = s.post_json("/api/jobs", body);
         assert_eq!(code, 202, "{r}");
@@ -988,9 +1003,8 @@ fn the_service_publishes_through_the_season_record() {
         assert_eq!(s.wait(&id, Duration::from_secs(60))["state"], "done");
         let (code, third) = s.post_json(&format!("/api/jobs/{id}/publish"), serde_json::json!({}));
         assert_eq!(code, 201, "{third}");
-        assert_eq!(third["number"], 3);
-        // The record: three versions, each checked against its league version, which holds
-        // the move ([[fixed]]) and the withdrawal ([[excluded]]).
+        assert_eq!(third["number"], 4);
+        // The record: four versions, each checked against its league version.
         let url = db.url();
         let (record, version) = tokio::runtime::Runtime::new().unwrap().block_on(async {
             let store = fixtures::store::Store::open(&url).await.unwrap();
@@ -1007,23 +1021,27 @@ fn the_service_publishes_through_the_season_record() {
         let kinds: Vec<&str> = season.log.iter().map(|e| e.kind.as_str()).collect();
         assert_eq!(
             kinds,
-            ["started", "agreed change (2.6)", "withdrawal (11.2)"]
+            [
+                "started",
+                "agreed change (2.6)",
+                "new list",
+                "withdrawal (11.2)"
+            ]
         );
         assert!(season.verify_all().iter().all(|(_, v)| v.is_empty()));
         assert_eq!(version, season.league_text());
-        assert!(
-            version.contains("[[excluded]]") && version.contains("[[fixed]]"),
-            "{version}"
-        );
+        // The withdrawal's [[excluded]] (the move's [[fixed]] went with version 3, which undid
+        // it).
+        assert!(version.contains("[[excluded]]"), "{version}");
         // Issue 45: the clubs' link shows the newest list across versions, and so does a
         // team's calendar; an old version's pages say they were replaced, with the link.
         let stable = format!("/p/{public}/latest/");
         let (code, page) = s.get(&stable);
         assert_eq!(code, 200, "{page}");
-        assert!(page.contains("Version 3 of the fixture list"), "{page}");
+        assert!(page.contains("Version 4 of the fixture list"), "{page}");
         let (_, old) = s.get(&format!("/p/{public}/"));
         assert!(
-            old.contains("Version 3 replaced it") && old.contains(&stable),
+            old.contains("Version 4 replaced it") && old.contains(&stable),
             "{old}"
         );
         let third_id = third["id"].as_str().unwrap();
@@ -1040,7 +1058,7 @@ fn the_service_publishes_through_the_season_record() {
         for words in [
             "The season",
             "Today is 1 Dec 2026",
-            "Version 3",
+            "Version 4",
             "withdrawal (11.2)",
             "agreed change (2.6)",
             stable.as_str(),
@@ -1048,4 +1066,35 @@ fn the_service_publishes_through_the_season_record() {
             assert!(hub.contains(words), "{words}: {hub}");
         }
     }
+}
+
+/// Issue 45: leagues by id everywhere. The same file sent twice without a league's id makes
+/// two leagues (never merged by name), and a changed file sent with a league's id becomes that
+/// league's next version, the other league untouched.
+#[test]
+fn leagues_are_told_apart_by_id_never_by_name() {
+    let db = Db::new(BACKENDS[0]);
+    let s = Server::start(&db, &["--workers", "0"]);
+    let job = |body: serde_json::Value| {
+        let (code, j) = s.post_json("/api/jobs", body);
+        assert_eq!(code, 202, "{j}");
+        j["league_id"].as_str().unwrap().to_string()
+    };
+    let a = job(serde_json::json!({ "league": MID_DOWNS, "time_limit": 1 }));
+    let b = job(serde_json::json!({ "league": MID_DOWNS, "time_limit": 1 }));
+    assert_ne!(
+        a, b,
+        "a second league of the same name is a league of its own"
+    );
+    let changed = MID_DOWNS.replace("min_days_between = 6", "min_days_between = 5");
+    assert_ne!(changed, MID_DOWNS);
+    let c = job(serde_json::json!({ "league": changed, "league_id": a, "time_limit": 1 }));
+    assert_eq!(c, a);
+    let versions = |id: &str| {
+        let (code, l) = s.get(&format!("/api/leagues/{id}"));
+        assert_eq!(code, 200, "{l}");
+        serde_json::from_str::<serde_json::Value>(&l).unwrap()["versions"].clone()
+    };
+    assert_eq!(versions(&a), 2);
+    assert_eq!(versions(&b), 1);
 }

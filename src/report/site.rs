@@ -313,7 +313,7 @@ impl Site<'_> {
     fn index(&self) -> String {
         let lg = self.league;
         let body = html! {
-            p { (lg.start) " to " (lg.end) ": " (self.rows.len()) " fixtures, " (lg.teams.len()) " teams." }
+            p { (lg.start) " to " (lg.end) ": " (self.rows.len()) " fixtures, " ((0..lg.teams.len()).filter(|&t| !lg.withdrawn(t)).count()) " teams." }
             h2 { "Clubs" }
             p {
                 @for (c, club) in lg.clubs.iter().enumerate() {
@@ -324,7 +324,10 @@ impl Site<'_> {
             p { "Add a team's fixtures to your phone or computer calendar:" }
             ul {
                 @for (t, team) in lg.teams.iter().enumerate() {
-                    li { a href=(format!("ics/{}.ics", self.team_slugs[t])) { (team.name) } }
+                    li {
+                        a href=(format!("ics/{}.ics", self.team_slugs[t])) { (team.name) }
+                        @if lg.withdrawn(t) { " (withdrew: its fixtures are cancelled)" }
+                    }
                 }
             }
             h2 { "All fixtures" }
@@ -336,6 +339,13 @@ impl Site<'_> {
     fn division(&self, d: usize) -> String {
         let lg = self.league;
         let div = &lg.divisions[d];
+        // A team that withdrew leaves the grid and the count (rule 11.2).
+        let teams: Vec<TeamId> = div
+            .teams
+            .iter()
+            .copied()
+            .filter(|&t| !lg.withdrawn(t))
+            .collect();
         let rows: Vec<&Match> = self
             .rows
             .iter()
@@ -349,16 +359,16 @@ impl Site<'_> {
         let weeks = weeks(lg);
         let strip = |t: TeamId| strip(lg, &rows, t);
         let body = html! {
-            p { (match div.format { Format::Single => "Single round robin", Format::Double => "Double round robin", Format::Paired => "Paired round by round" }) ", " (div.teams.len()) " teams, " (rows.len()) " fixtures." }
+            p { (match div.format { Format::Single => "Single round robin", Format::Double => "Double round robin", Format::Paired => "Paired round by round" }) ", " (teams.len()) " teams, " (rows.len()) " fixtures." }
             h2 { "Grid" }
             p { "Rows: home team; columns: away team." }
             table.grid {
-                thead { tr { th { "Home \\ Away" } @for &a in &div.teams { th { (self.team(a)) } } } }
+                thead { tr { th { "Home \\ Away" } @for &a in &teams { th { (self.team(a)) } } } }
                 tbody {
-                    @for &h in &div.teams {
+                    @for &h in &teams {
                         tr {
                             th { (self.team(h)) }
-                            @for &a in &div.teams {
+                            @for &a in &teams {
                                 @if h == a { td.self {} }
                                 @else { td { @if let Some(dt) = at.get(&(h, a)) { (dt) } } }
                             }
@@ -380,7 +390,7 @@ impl Site<'_> {
                     }
                 }
                 tbody {
-                    @for &t in &div.teams {
+                    @for &t in &teams {
                         tr {
                             th { (self.team(t)) }
                             @for (class, tip) in strip(t) { td class=(class) title=(tip) {} }

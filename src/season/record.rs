@@ -172,6 +172,22 @@ pub struct Changed {
     pub reason: String,
 }
 
+impl Changed {
+    /// The change in a secretary's words: "Horsham 1 v Lewes 1 (Division 1) moves from 3 Mar
+    /// 2027 to 1 Feb 2027".
+    pub fn in_words(&self) -> String {
+        let day =
+            |d: Option<NaiveDate>| d.map_or(String::new(), |d| d.format("%-d %b %Y").to_string());
+        let what = format!("{} ({})", self.fixture, self.competition);
+        match self.status.as_str() {
+            "moved" => format!("{what} moves from {} to {}", day(self.old), day(self.new)),
+            "scratched" => format!("{what} on {} is dropped", day(self.old)),
+            "new" => format!("{what} is added on {}", day(self.new)),
+            other => format!("{what}: {other}"),
+        }
+    }
+}
+
 /// Why an operation on the season was refused or failed.
 #[derive(Debug, thiserror::Error)]
 pub enum SeasonError {

@@ -402,24 +402,9 @@ async fn job_league(
             "no league: send its file or league_id",
         )
     })?;
+    // Leagues are told apart by id, never by name: a file sent without a league's id starts
+    // a league of its own, whatever it is called.
     let league = job_league_file(app, &t).await?;
-    // The caller's league of that name gets a new version when the file changed.
-    let owned = store.leagues_of(user).await?;
-    if let Some(l) = owned
-        .iter()
-        .find(|l| l.owner == user.id && l.name == league.name)
-    {
-        let v = store
-            .latest_version(&l.id)
-            .await?
-            .ok_or(ApiError::NotFound)?;
-        let vid = if v.toml == t {
-            v.id
-        } else {
-            store.add_version(&l.id, &league.name, &t).await?
-        };
-        return Ok((l.id.clone(), vid, league));
-    }
     let (id, vid) = store.create_league(user, &league.name, &t).await?;
     Ok((id, vid, league))
 }
@@ -696,57 +681,30 @@ pub(crate) async fn ics_file(
 pub(crate) struct PublishRequest {
     #[serde(default)]
     draft: Option<usize>,
+    /// Publish although the list changes fixtures of the published version that it was not
+    /// made from (a fresh solve, a draft, a rerun of an older version).
+    #[serde(default)]
+    confirm: bool,
 }
 
 /// `POST /api/jobs/{id}/publish` (owner): the job's list (or a draft) becomes the league's next
 /// published version, public at an unguessable URL; earlier versions stay readable. It goes
-/// through the league's season (`serve::season`): the first publication starts it; a later
-/// one moves nothing dated before today (422 naming what), and a rerun's withdrawals and new
-/// dates go into the league version it records. A rerun's diff goes with it.
+/// through the league's season (`serve::season::publish_job`): the first publication starts
+/// it; a later one moves nothing dated before today (422 naming what), a list not made from
+/// the version in force needs `confirm` when it changes any of its fixtures (409 naming them),
+/// and a rerun's withdrawals and new dates go into the league version it records.
 pub(crate) async fn publish(State(app): State<Shared>, j: JobOf<true>, body: Bytes) -> Answer {
     let req: PublishRequest = serde_json::from_slice(&body).unwrap_or_default();
-    let job = j.job;
     let name = req
         .draft
         .map_or("fixtures.csv".to_string(), |n| format!("draft-{n}.csv"));
-    let diff = app.store.file(&job.id, "fixtures.diff.csv").await?;
-    let csv = app.store.file(&job.id, &name).await?.ok_or_else(|| {
+    let csv = app.store.file(&j.job.id, &name).await?.ok_or_else(|| {
         error(
             StatusCode::NOT_FOUND,
             "no such list (has the job finished?)",
         )
     })?;
-    let v = app
-        .store
-        .version(&job.version)
-        .await?
-        .ok_or(ApiError::NotFound)?;
-    let spec: JobSpec = serde_json::from_str(&job.spec).unwrap_or_default();
-    let today = app.cfg.today();
-    let (season, rev) = super::season::load(&app, &job.league).await?;
-    let (season, before) = match season {
-        None => (Season::start(&v.toml, "league.toml", &csv, today)?, None),
-        Some(mut s) => {
-            let before = s.current()?.list;
-            let league = stored_league(&v.toml)?;
-            let mut dates = Vec::new();
-            for item in &spec.unavailable {
-                let (t, d) = model::parse_team_date(&league, item).ok_or_else(|| {
-                    error(StatusCode::BAD_REQUEST, &format!("unavailable: \"{item}\""))
-                })?;
-                dates.push((league.teams[t].name.clone(), d));
-            }
-            s.adopt(today, &v.toml, &csv, &spec.withdraw, &dates)?;
-            (s, Some(before))
-        }
-    };
-    let made = super::season::Made {
-        before: before.as_ref(),
-        version: Some((&job.version, &v.toml)),
-        job: Some(&job.id),
-        diff: diff.filter(|_| before.is_some()),
-    };
-    let p = super::season::save(&app, &job.league, &season, rev, made).await?;
+    let p = super::season::publish_job(&app, &j.job, &csv, req.confirm).await?;
     Ok((
         StatusCode::CREATED,
         Json(serde_json::json!({ "id": p.id, "number": p.number, "url": format!("/p/{}/", p.id) })),

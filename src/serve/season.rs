@@ -7,7 +7,7 @@ use super::{error, ApiError, Shared};
 use crate::model::FixtureList;
 use crate::season::record::{Season, SeasonError};
 use crate::season::reschedule;
-use crate::store::{Publication, SeasonUpdate, VersionOf};
+use crate::store::{Job, Publication, SeasonUpdate, VersionOf};
 use axum::http::StatusCode;
 
 /// A league's season as stored and the revision it was read at (`None`, `None` before its
@@ -104,4 +104,68 @@ pub(crate) async fn save(
             "the season changed meanwhile (another change was published): load it again",
         )
     })
+}
+
+/// Publishes the list `csv` that `job` solved: the season's first version, or a new list over
+/// it (`Season::adopt`). A list not made from the version in force (a fresh solve, a draft, a
+/// rerun of an older version) that would change its fixtures needs `confirm`; without it, 409
+/// with the changes in words.
+pub(crate) async fn publish_job(
+    app: &Shared,
+    job: &Job,
+    csv: &str,
+    confirm: bool,
+) -> Result<Publication, ApiError> {
+    let v = app
+        .store
+        .version(&job.version)
+        .await?
+        .ok_or(ApiError::NotFound)?;
+    let spec: super::worker::JobSpec = serde_json::from_str(&job.spec).unwrap_or_default();
+    let today = app.cfg.today();
+    let (season, rev) = load(app, &job.league).await?;
+    let Some(mut season) = season else {
+        let season = Season::start(&v.toml, "league.toml", csv, today)?;
+        let made = Made {
+            before: None,
+            version: Some((&job.version, &v.toml)),
+            job: Some(&job.id),
+            diff: None,
+        };
+        return save(app, &job.league, &season, rev, made).await;
+    };
+    let before = season.current()?.list;
+    let league = crate::model::parse_league(&v.toml, "league.toml")
+        .map_err(|e| error(StatusCode::BAD_REQUEST, &e.to_string()))?;
+    let mut dates = Vec::new();
+    for item in &spec.unavailable {
+        let (t, d) = crate::model::parse_team_date(&league, item)
+            .ok_or_else(|| error(StatusCode::BAD_REQUEST, &format!("unavailable: \"{item}\"")))?;
+        dates.push((league.teams[t].name.clone(), d));
+    }
+    let entry = season.adopt(today, &v.toml, csv, &spec.withdraw, &dates)?;
+    let newest = app.store.publications(&job.league).await?.pop();
+    let from_newest =
+        spec.rerun_of.is_some() && spec.rerun_of == newest.as_ref().map(|p| p.id.clone());
+    if !confirm && !from_newest && !entry.changes.is_empty() {
+        let words: Vec<String> = entry.changes.iter().map(|c| c.in_words()).collect();
+        return Err(ApiError::Detailed(
+            StatusCode::CONFLICT,
+            serde_json::json!({
+                "error": format!(
+                    "this list was not made from the published version {}: publishing it changes {} of its fixtures",
+                    newest.map_or(0, |p| p.number),
+                    words.len()
+                ),
+                "changes": words,
+            }),
+        ));
+    }
+    let made = Made {
+        before: Some(&before),
+        version: Some((&job.version, &v.toml)),
+        job: Some(&job.id),
+        diff: app.store.file(&job.id, "fixtures.diff.csv").await?,
+    };
+    save(app, &job.league, &season, rev, made).await
 }

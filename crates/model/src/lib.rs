@@ -525,6 +525,23 @@ pub enum Unplayable {
 }
 
 impl League {
+    /// Whether team `t` has withdrawn: the league file excludes its every fixture (as
+    /// `fixtures season withdraw` writes it, rule 11.2).
+    pub fn withdrawn(&self, t: TeamId) -> bool {
+        let out = |a: TeamId, b: TeamId| {
+            self.excluded
+                .iter()
+                .any(|e| (e.home, e.away) == (a, b) || (e.home, e.away) == (b, a))
+        };
+        let others: Vec<TeamId> = self.divisions[self.teams[t].division]
+            .teams
+            .iter()
+            .copied()
+            .filter(|&u| u != t)
+            .collect();
+        !others.is_empty() && others.iter().all(|&u| out(t, u))
+    }
+
     /// The team called `name`.
     pub fn team_by_name(&self, name: &str) -> Option<TeamId> {
         self.teams.iter().position(|t| t.name == name)

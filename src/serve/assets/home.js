@@ -53,7 +53,11 @@ $("solve").addEventListener("click", async () => {
   if (timer) clearInterval(timer);
   const limit = Number($("limit").value) || 30;
   const drafts = Number($("drafts").value) || 1;
-  const r = await fetch(`/api/jobs?time_limit=${limit}` + (drafts > 1 ? `&alternatives=${drafts}` : ""), { method: "POST", body: $("league").value, headers: { "X-CSRF-Token": csrf } });
+  // The league this page opened or solved before, by its id (another league may share its name).
+  const id = leagueId || opened;
+  const r = id
+    ? await fetch(`/api/jobs?time_limit=${limit}` + (drafts > 1 ? `&alternatives=${drafts}` : ""), { method: "POST", body: JSON.stringify({ league: $("league").value, league_id: id }), headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf } })
+    : await fetch(`/api/jobs?time_limit=${limit}` + (drafts > 1 ? `&alternatives=${drafts}` : ""), { method: "POST", body: $("league").value, headers: { "X-CSRF-Token": csrf } });
   const body = await r.json();
   if (r.status === 429) { $("errors").textContent = "The service is busy: " + body.error + " (retry in " + (r.headers.get("Retry-After") || "a few") + " s)"; return; }
   if (!r.ok) { $("errors").textContent = (body.messages || [body.error]).join("\n"); return; }
@@ -108,11 +112,22 @@ $("invite").addEventListener("click", async () => {
 });
 let publication = null;
 let leagueId = null;
-async function publish(job) {
+async function publish(job, confirm) {
   const draft = $("draftChoice").hidden ? {} : { draft: Number($("draftChoice").value) };
+  if (confirm) draft.confirm = true;
   const r = await fetch(`/api/jobs/${job}/publish`, { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(draft) });
   const body = await r.json();
-  if (!r.ok) { $("errors").textContent = body.error; return; }
+  // A list not made from the version in force: the changes it would make, and a second button.
+  if (r.status === 409 && body.changes) {
+    const shown = body.changes.slice(0, 40);
+    $("published").innerHTML = `<p id="undoes">${html(body.error)}:</p><ul>${shown.map((c) => `<li>${html(c)}</li>`).join("")}</ul>` +
+      (body.changes.length > shown.length ? `<p>and ${body.changes.length - shown.length} more.</p>` : "") +
+      `<button type="button" id="publishAnyway">Publish anyway, with these changes</button>`;
+    $("publishAnyway").onclick = () => publish(job, true);
+    $("publishAnyway").focus();
+    return;
+  }
+  if (!r.ok) { $("errors").textContent = (body.messages || [body.error]).join("\n"); return; }
   showPublication(body);
 }
 async function showPublication(p) {
@@ -167,7 +182,7 @@ async function rerunPreview(spec) {
   $("confirm").onclick = async () => {
     const p = await fetch(`/api/jobs/${job.id}/publish`, { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: "{}" });
     const body = await p.json();
-    if (!p.ok) { $("errors").textContent = body.error; return; }
+    if (!p.ok) { $("errors").textContent = (body.messages || [body.error]).join("\n"); return; }
     $("confirm").hidden = true;
     showPublication(body);
   };
