@@ -373,15 +373,30 @@ fn a_league_built_with_the_forms_alone() {
     );
     // The account's own API token is not the test's: solve with the session instead.
     assert_eq!(job.0, 404, "another account's league is not found");
+    // Solved by the league's id (as the page opened for it sends), the job is this league's;
+    // the same file without the id starts a league of its own (leagues by id, never by name).
     let agent = ureq::AgentBuilder::new().build();
-    let r = agent
-        .post(&format!("{}/api/jobs?time_limit=5", s.base))
-        .set("Cookie", &cookie)
-        .set("X-CSRF-Token", &csrf)
-        .send_string(&toml)
-        .unwrap();
-    let body: serde_json::Value = serde_json::from_str(&r.into_string().unwrap()).unwrap();
-    assert_eq!(body["league_id"], league.as_str(), "the same league");
+    let solve = |body: String, json: bool| -> serde_json::Value {
+        let mut r = agent
+            .post(&format!("{}/api/jobs?time_limit=5", s.base))
+            .set("Cookie", &cookie)
+            .set("X-CSRF-Token", &csrf);
+        if json {
+            r = r.set("Content-Type", "application/json");
+        }
+        serde_json::from_str(&r.send_string(&body).unwrap().into_string().unwrap()).unwrap()
+    };
+    let by_id = serde_json::json!({ "league": toml, "league_id": league }).to_string();
+    assert_eq!(
+        solve(by_id, true)["league_id"],
+        league.as_str(),
+        "the same league"
+    );
+    assert_ne!(
+        solve(toml.clone(), false)["league_id"],
+        league.as_str(),
+        "a league of its own"
+    );
 
     // An outsider (another account, or nobody) finds nothing.
     let (other, other_csrf) = signup(&s, "Olly Outsider");
