@@ -509,3 +509,62 @@ fn accounts_created_on_the_page() {
     let (_, login) = get(&closed, "", "/");
     assert!(!login.contains("href=\"/signup\""));
 }
+
+/// Issue 45: an invitation opened while logged out offers to log in or create an account and
+/// comes back to itself after either; the way back goes nowhere but an invitation's own link.
+#[test]
+fn an_invitation_opened_logged_out_comes_back_after_login_or_signup() {
+    let db = Db::new(Backend::Sqlite);
+    let s = Server::start(&db, &["--workers", "0"]);
+    let (code, job) = s.post_json(
+        "/api/jobs",
+        serde_json::json!({ "league": include_str!("../instances/examples/mid-downs.toml"), "time_limit": 1 }),
+    );
+    assert_eq!(code, 202, "{job}");
+    let league = job["league_id"].as_str().unwrap();
+    let (code, inv) = s.post_json(
+        &format!("/api/leagues/{league}/invitations"),
+        serde_json::json!({}),
+    );
+    assert_eq!(code, 201, "{inv}");
+    let link = format!("/invite/{}", inv["token"].as_str().unwrap());
+    let (code, page) = get(&s, "", &link);
+    assert_eq!(code, 401);
+    assert!(
+        page.contains(&format!("name=\"next\" value=\"{link}\"")),
+        "{page}"
+    );
+    assert!(
+        page.contains(&format!("href=\"/signup?next={link}\"")),
+        "{page}"
+    );
+    let (code, page) = get(&s, "", &format!("/signup?next={link}"));
+    assert_eq!(code, 200);
+    assert!(
+        page.contains(&format!("name=\"next\" value=\"{link}\"")),
+        "{page}"
+    );
+    let form = |name: &'static str, next: &str| -> Vec<(&'static str, String)> {
+        vec![
+            ("name", name.to_string()),
+            ("password", "a long enough password".into()),
+            ("again", "a long enough password".into()),
+            ("next", next.to_string()),
+        ]
+    };
+    let send = |path: &str, f: &[(&'static str, String)]| {
+        let pairs: Vec<(&str, &str)> = f.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        post(&s, "", path, &pairs)
+    };
+    let (code, location, _) = send("/signup", &form("Carol Committee", &link));
+    assert_eq!((code, location.as_str()), (303, link.as_str()));
+    let login = |next: &str| {
+        let f = form("Carol Committee", next);
+        send("/login", &[f[0].clone(), f[1].clone(), f[3].clone()])
+    };
+    let (code, location, _) = login(&link);
+    assert_eq!((code, location.as_str()), (303, link.as_str()));
+    // Anywhere else, the usual page.
+    let (code, location, _) = login("https://elsewhere.example/");
+    assert_eq!((code, location.as_str()), (303, "/"));
+}

@@ -42,10 +42,13 @@ nav a { margin-right: 1em; }
 .strip td.H { background: #2e7d32; }
 .strip td.A { background: #1565c0; }
 .strip td.I { background: #e0e0e0; }
-.strip td.C { background: #9e9e9e; }
+.strip td.C { background: #616161; }
 .strip th { font-weight: normal; white-space: nowrap; }
 .legend span { display: inline-block; padding: 0 0.5em; margin-right: 0.5em; color: #fff; }
 .over { color: #b71c1c; font-weight: 600; }
+.scroll { overflow-x: auto; max-width: 100%; }
+.skip { position: absolute; left: -9999px; }
+.skip:focus { left: 1em; top: 1em; background: #fff; padding: 0.5em; }
 "#;
 
 /// A file name for a name: lowercase letters and digits, dashes between words.
@@ -210,7 +213,7 @@ pub fn strip_legend() -> Markup {
             span style="background:#2e7d32" { "home" }
             span style="background:#1565c0" { "away" }
             span style="background:#e0e0e0;color:#222" { "no match" }
-            span style="background:#9e9e9e" { "league closed" }
+            span style="background:#616161" { "league closed" }
             "One cell per week, Monday to Sunday."
         }
     }
@@ -276,14 +279,17 @@ impl Site<'_> {
                     style { (PreEscaped(CSS)) }
                 }
                 body {
+                    a.skip href="#content" { "Skip to the content" }
                     nav {
                         a href="index.html" { "All fixtures" }
                         @for (d, div) in self.league.divisions.iter().enumerate() {
                             a href=(format!("division-{}.html", self.div_slugs[d])) { (div.name) }
                         }
                     }
-                    h1 { (title) }
-                    (body)
+                    main #content {
+                        h1 { (title) }
+                        (body)
+                    }
                 }
             }
         }
@@ -292,7 +298,7 @@ impl Site<'_> {
 
     fn fixture_table(&self, rows: &[&Match]) -> Markup {
         html! {
-            table {
+            div.scroll { table {
                 thead { tr { th { "Date" } th { "Day" } th { "Division" } th { "Home" } th { "Away" } th { "Venue" } } }
                 tbody {
                     @for r in rows {
@@ -306,7 +312,7 @@ impl Site<'_> {
                         }
                     }
                 }
-            }
+            } }
         }
     }
 
@@ -362,7 +368,7 @@ impl Site<'_> {
             p { (match div.format { Format::Single => "Single round robin", Format::Double => "Double round robin", Format::Paired => "Paired round by round" }) ", " (teams.len()) " teams, " (rows.len()) " fixtures." }
             h2 { "Grid" }
             p { "Rows: home team; columns: away team." }
-            table.grid {
+            div.scroll { table.grid {
                 thead { tr { th { "Home \\ Away" } @for &a in &teams { th { (self.team(a)) } } } }
                 tbody {
                     @for &h in &teams {
@@ -375,10 +381,10 @@ impl Site<'_> {
                         }
                     }
                 }
-            }
+            } }
             h2 { "Team calendars" }
             (strip_legend())
-            table.strip {
+            div.scroll { table.strip {
                 thead {
                     tr {
                         th {}
@@ -397,7 +403,7 @@ impl Site<'_> {
                         }
                     }
                 }
-            }
+            } }
             h2 { "Fixtures" }
             (self.fixture_table(&rows))
         };

@@ -27,6 +27,9 @@ const MAX_KEYS: usize = 100_000;
 pub(crate) struct Login {
     name: String,
     password: String,
+    /// Where the page form goes after the login (an invitation opened while logged out).
+    #[serde(default)]
+    next: Option<String>,
 }
 
 /// Login failures and logins being checked, per key, in this process. A login is counted
@@ -208,10 +211,13 @@ pub(crate) async fn login_form(
                     )
                 }
             };
-            return Ok((status, page::login_page(Some(message), app.cfg.signup)).into_response());
+            let next = next_of(login.next.as_deref());
+            let page = page::login_page(Some(message), app.cfg.signup, next);
+            return Ok((status, page).into_response());
         }
     };
-    logged_in(&app, &user, "/").await
+    let to = next_of(login.next.as_deref()).unwrap_or("/");
+    logged_in(&app, &user, to).await
 }
 
 /// `POST /api/login` (JSON `name`, `password`): a new API token for scripts.
@@ -281,12 +287,22 @@ const MAX_SIGNUPS: i64 = 5;
 /// The shortest password accepted.
 const MIN_PASSWORD: usize = 10;
 
-/// `GET /signup`: the form to create an account (404 when the service allows none).
-pub(crate) async fn signup_page(State(app): State<Shared>) -> Answer {
+/// `?next=/invite/...`: where a sign-up started.
+#[derive(Deserialize)]
+pub(crate) struct NextQuery {
+    next: Option<String>,
+}
+
+/// `GET /signup`: the form to create an account (404 when the service allows none); with
+/// `next`, it comes back there once the account is made.
+pub(crate) async fn signup_page(
+    State(app): State<Shared>,
+    axum::extract::Query(q): axum::extract::Query<NextQuery>,
+) -> Answer {
     if !app.cfg.signup {
         return Err(ApiError::NotFound);
     }
-    Ok(page::signup_page(None, "").into_response())
+    Ok(page::signup_page(None, "", next_of(q.next.as_deref())).into_response())
 }
 
 /// A new account, from the page's form.
@@ -295,6 +311,18 @@ pub(crate) struct Signup {
     name: String,
     password: String,
     again: String,
+    /// Where to go once the account is made (an invitation opened while logged out).
+    #[serde(default)]
+    next: Option<String>,
+}
+
+/// A page to come back to after logging in or signing up: only an invitation's own link
+/// (`/invite/` and its hex token), so the form cannot send anyone elsewhere.
+pub(crate) fn next_of(next: Option<&str>) -> Option<&str> {
+    let n = next?;
+    let token = n.strip_prefix("/invite/")?;
+    (!token.is_empty() && token.len() <= 128 && token.chars().all(|c| c.is_ascii_hexdigit()))
+        .then_some(n)
 }
 
 /// What is wrong with a new account's name or password, in words.
@@ -329,7 +357,8 @@ pub(crate) async fn signup(
         return Err(ApiError::NotFound);
     }
     let refuse = |status: StatusCode, m: &str| {
-        Ok((status, page::signup_page(Some(m), form.name.trim())).into_response())
+        let next = next_of(form.next.as_deref());
+        Ok((status, page::signup_page(Some(m), form.name.trim(), next)).into_response())
     };
     if let Some(m) = signup_problem(&form) {
         return refuse(StatusCode::UNPROCESSABLE_ENTITY, &m);
@@ -359,11 +388,12 @@ pub(crate) async fn signup(
             "That name is taken: choose another, or log in.",
         );
     };
-    logged_in(&app, &user, "/leagues").await
+    let to = next_of(form.next.as_deref()).unwrap_or("/leagues");
+    logged_in(&app, &user, to).await
 }
 
 /// A new session for `user`: its cookie, and on to `to`.
-async fn logged_in(app: &Shared, user: &crate::store::User, to: &'static str) -> Answer {
+async fn logged_in(app: &Shared, user: &crate::store::User, to: &str) -> Answer {
     let (token, _) = app.store.create_session(user, SESSION_DAYS).await?;
     Ok((
         StatusCode::SEE_OTHER,
@@ -372,7 +402,10 @@ async fn logged_in(app: &Shared, user: &crate::store::User, to: &'static str) ->
                 header::SET_COOKIE,
                 session_cookie(&token, app.cfg.secure_cookies, SESSION_DAYS * 86_400),
             ),
-            (header::LOCATION, HeaderValue::from_static(to)),
+            (
+                header::LOCATION,
+                HeaderValue::from_str(to).unwrap_or(HeaderValue::from_static("/")),
+            ),
         ],
     )
         .into_response())

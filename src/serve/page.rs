@@ -55,10 +55,14 @@ pub(crate) fn small_page_wide(title: &str, body: &str) -> String {
     page_with(WIDE_STYLE, title, body)
 }
 
-/// A whole page: no resources from the network, sized for a phone.
+/// The skip link: off screen until a keyboard reaches it, first on every page.
+const SKIP_STYLE: &str = ".skip{position:absolute;left:-9999px}.skip:focus{left:1em;top:1em;background:#fff;color:#0b57d0;padding:.5em;z-index:9}";
+
+/// A whole page: no resources from the network, sized for a phone, with a skip link and its
+/// content in a `main` landmark.
 fn page_with(style: &str, title: &str, body: &str) -> String {
     format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{style}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n",
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{style}{SKIP_STYLE}</style>\n</head>\n<body>\n<a class=\"skip\" href=\"#content\">Skip to the content</a>\n<main id=\"content\">\n{body}\n</main>\n</body>\n</html>\n",
         esc(title)
     )
 }
@@ -68,31 +72,50 @@ fn small_page(title: &str, body: &str) -> String {
 }
 
 /// The login page, with a message when a login failed.
-pub(crate) fn login_page(message: Option<&str>, signup: bool) -> Html<String> {
+pub(crate) fn login_page(message: Option<&str>, signup: bool, next: Option<&str>) -> Html<String> {
     let message = message.map_or(String::new(), |m| {
         format!("<p class=\"error\" role=\"alert\">{}</p>", esc(m))
     });
     Html(small_page(
         "fixtures — log in",
         &format!(
-            "<h1>fixtures</h1>\n<p>Log in to build and solve your league's fixtures.</p>\n{message}\n<form method=\"post\" action=\"/login\">\n<label for=\"name\">Name</label>\n<input id=\"name\" name=\"name\" autocomplete=\"username\" required>\n<label for=\"password\">Password</label>\n<input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"current-password\" required>\n<button type=\"submit\">Log in</button>\n</form>{}",
-            if signup { "\n<p><a href=\"/signup\">Create an account</a></p>" } else { "" }
+            "<h1>fixtures</h1>\n<p>Log in to build and solve your league's fixtures.</p>\n{message}\n<form method=\"post\" action=\"/login\">{}\n<label for=\"name\">Name</label>\n<input id=\"name\" name=\"name\" autocomplete=\"username\" required>\n<label for=\"password\">Password</label>\n<input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"current-password\" required>\n<button type=\"submit\">Log in</button>\n</form>{}",
+            hidden_next(next),
+            if signup {
+                format!(
+                    "\n<p><a href=\"/signup{}\">Create an account</a></p>",
+                    next.map_or(String::new(), |n| format!("?next={}", esc(n)))
+                )
+            } else {
+                String::new()
+            }
         ),
     ))
 }
 
 /// The form to create an account, with a message when one was refused.
-pub(crate) fn signup_page(message: Option<&str>, name: &str) -> Html<String> {
+pub(crate) fn signup_page(message: Option<&str>, name: &str, next: Option<&str>) -> Html<String> {
     let message = message.map_or(String::new(), |m| {
         format!("<p class=\"error\" role=\"alert\">{}</p>", esc(m))
     });
     Html(small_page(
         "fixtures — create an account",
         &format!(
-            "<h1>Create an account</h1>\n<p>One account per secretary: your leagues are yours alone, and you invite your committee to read them.</p>\n{message}\n<form method=\"post\" action=\"/signup\">\n<label for=\"name\">Name</label>\n<input id=\"name\" name=\"name\" value=\"{}\" autocomplete=\"username\" required maxlength=\"40\">\n<label for=\"password\">Password (at least 10 characters)</label>\n<input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"new-password\" required minlength=\"10\">\n<label for=\"again\">Password again</label>\n<input id=\"again\" name=\"again\" type=\"password\" autocomplete=\"new-password\" required>\n<button type=\"submit\">Create the account</button>\n</form>\n<p><a href=\"/\">Log in instead</a></p>",
+            "<h1>Create an account</h1>\n<p>One account per secretary: your leagues are yours alone, and you invite your committee to read them.</p>\n{message}\n<form method=\"post\" action=\"/signup\">{}\n<label for=\"name\">Name</label>\n<input id=\"name\" name=\"name\" value=\"{}\" autocomplete=\"username\" required maxlength=\"40\">\n<label for=\"password\">Password (at least 10 characters)</label>\n<input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"new-password\" required minlength=\"10\">\n<label for=\"again\">Password again</label>\n<input id=\"again\" name=\"again\" type=\"password\" autocomplete=\"new-password\" required>\n<button type=\"submit\">Create the account</button>\n</form>\n<p><a href=\"/\">Log in instead</a></p>",
+            hidden_next(next),
             esc(name)
         ),
     ))
+}
+
+/// The hidden field that brings a login or sign-up back to where it started.
+fn hidden_next(next: Option<&str>) -> String {
+    next.map_or(String::new(), |n| {
+        format!(
+            "\n<input type=\"hidden\" name=\"next\" value=\"{}\">",
+            esc(n)
+        )
+    })
 }
 
 /// `GET /`: the solver page for a logged-in user (its forms carry the CSRF token), else the
@@ -107,7 +130,7 @@ pub(crate) async fn home(State(app): State<Shared>, headers: HeaderMap) -> Respo
             )
             .into_response()
         }
-        Ok(None) => login_page(None, app.cfg.signup).into_response(),
+        Ok(None) => login_page(None, app.cfg.signup, None).into_response(),
         Err(e) => super::ApiError::Store(e).into_response(),
     }
 }
@@ -129,11 +152,15 @@ pub(crate) async fn invitation(
             ),
         ))
         .into_response(),
-        Ok(None) => (
-            StatusCode::UNAUTHORIZED,
-            login_page(Some("Log in first, then open the invitation link again."), app.cfg.signup),
-        )
-            .into_response(),
+        Ok(None) => {
+            let link = format!("/invite/{token}");
+            let page = login_page(
+                Some("Log in, or create an account, to join the league's committee: you come back to this invitation after."),
+                app.cfg.signup,
+                super::auth::next_of(Some(&link)),
+            );
+            (StatusCode::UNAUTHORIZED, page).into_response()
+        }
         Err(e) => super::ApiError::Store(e).into_response(),
     }
 }
@@ -166,14 +193,18 @@ progress { width: 24em; height: 1.2em; }
 iframe { width: 100%; height: 70vh; border: 1px solid #ccc; margin-top: 1em; }
 .muted { color: #666; }
 fieldset { border: 1px solid #ccc; margin: 0.8em 0; }
+.skip { position: absolute; left: -9999px; }
+.skip:focus { left: 1em; top: 1em; background: #fff; padding: 0.5em; z-index: 9; }
 </style>
 </head>
 <body>
+<a class="skip" href="#content">Skip to the content</a>
 <form method="post" action="/logout" class="row" style="justify-content: flex-end">
   <span class="muted">Logged in as {{user}}</span>
   <input type="hidden" name="csrf" value="{{csrf}}">
   <button type="submit">Log out</button>
 </form>
+<main id="content">
 <h1>fixtures</h1>
 <p><a href="/leagues">Your leagues: build one with forms, no TOML needed</a></p>
 <p class="muted">Paste or upload a league file (TOML), or open one of your leagues, set a time limit, and solve. The fixture list,
@@ -259,6 +290,7 @@ a published report with division grids and team calendars, and phone calendars a
   <button id="confirm" type="button" hidden>Confirm and publish</button>
 </fieldset>
 <iframe id="report" title="report" hidden></iframe>
+</main>
 <script src="/assets/home.js"></script>
 </body>
 </html>

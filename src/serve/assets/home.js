@@ -215,7 +215,7 @@ $("rerunAgreed").addEventListener("click", async () => {
   const quote = (t) => JSON.stringify(t);
   const league = $("league").value.replace(/\s*$/, "\n") + agreed.map((a) =>
     `\n[[fixed]]\nhome = ${quote(a.home)}\naway = ${quote(a.away)}\ndate = ${a.date}\n`).join("");
-  if (await rerunPreview({ league, current: csv, from: dates[0], time_limit: 10 })) {
+  if (await rerunPreview({ league, league_id: leagueId, current: csv, from: dates[0], time_limit: 10 })) {
     $("league").value = league;
     agreed = []; $("agreedList").innerHTML = ""; $("rerunAgreed").hidden = true;
   }
