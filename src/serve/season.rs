@@ -153,7 +153,7 @@ pub(crate) async fn publish_job(
             StatusCode::CONFLICT,
             serde_json::json!({
                 "error": format!(
-                    "this list was not made from the published version {}: publishing it changes {} of its fixtures",
+                    "This list was not made from the published version {}: publishing it changes {} of its fixtures",
                     newest.map_or(0, |p| p.number),
                     words.len()
                 ),
