@@ -1098,3 +1098,81 @@ fn leagues_are_told_apart_by_id_never_by_name() {
     assert_eq!(versions(&a), 2);
     assert_eq!(versions(&b), 1);
 }
+
+/// Issue 45: the season's operations through the API, on the stored record: on 1 December the
+/// matches before today await results; one entered leaves one fewer and publishes nothing; a
+/// postponement publishes the next version; bad input is 400, a committee member cannot act,
+/// and before any publication there is no season to act on.
+#[test]
+fn season_operations_go_through_the_api() {
+    let db = Db::new(BACKENDS[0]);
+    let s = Server::start(&db, &["--workers", "1", "--today", "2026-12-01"]);
+    let (job, _, csv) = solved_and_published(&s, MID_DOWNS);
+    let league = job["league_id"].as_str().unwrap().to_string();
+    let path = format!("/api/leagues/{league}/season");
+    let status = || -> serde_json::Value { serde_json::from_str(&s.get(&path).1).unwrap() };
+    let before = status();
+    assert_eq!(before["today"], "2026-12-01");
+    let awaiting = before["awaiting"].as_array().unwrap().clone();
+    assert!(!awaiting.is_empty(), "{before}");
+    let first = awaiting[0]["fixture"].as_str().unwrap();
+    let (code, r) = s.post_json(
+        &path,
+        serde_json::json!({ "action": "result", "fixture": first, "score": "3-1" }),
+    );
+    assert_eq!(code, 200, "{r}");
+    assert_eq!(r["entry"]["kind"], "result");
+    assert!(r["publication"].is_null());
+    assert_eq!(
+        status()["awaiting"].as_array().unwrap().len(),
+        awaiting.len() - 1
+    );
+    // A score that is no score.
+    let (code, r) = s.post_json(
+        &path,
+        serde_json::json!({ "action": "result", "fixture": first, "score": "three" }),
+    );
+    assert_eq!(code, 400, "{r}");
+    // A February fixture postponed to the best date from tomorrow: version 2.
+    let feb: Vec<&str> = csv
+        .lines()
+        .find(|l| l.starts_with("2027-02"))
+        .unwrap()
+        .split(',')
+        .collect();
+    let fixture = format!("{} v {}", feb[2], feb[3]);
+    let (code, r) = s.post_json(
+        &path,
+        serde_json::json!({ "action": "postpone", "fixture": fixture }),
+    );
+    assert_eq!(code, 200, "{r}");
+    assert_eq!(r["entry"]["kind"], "postponement");
+    assert_eq!(r["publication"]["number"], 2);
+    // The committee reads but does not act; a league with nothing published has no season.
+    let member = committee_member(&s, &db, &league);
+    let body = serde_json::json!({ "action": "postpone", "fixture": fixture }).to_string();
+    assert_eq!(
+        s.call(
+            "POST",
+            &path,
+            Some(&member),
+            Some(("application/json", &body))
+        )
+        .0,
+        404
+    );
+    assert_eq!(s.call("GET", &path, Some(&member), None).0, 200);
+    let (code, other) = s.post_json(
+        "/api/jobs",
+        serde_json::json!({ "league": MID_DOWNS, "time_limit": 1 }),
+    );
+    assert_eq!(code, 202, "{other}");
+    let (code, r) = s.post_json(
+        &format!(
+            "/api/leagues/{}/season",
+            other["league_id"].as_str().unwrap()
+        ),
+        serde_json::json!({ "action": "result", "fixture": first, "score": "3-1" }),
+    );
+    assert_eq!(code, 409, "{r}");
+}

@@ -712,6 +712,23 @@ pub(crate) async fn publish(State(app): State<Shared>, j: JobOf<true>, body: Byt
         .into_response())
 }
 
+/// `GET /api/leagues/{id}/season` (owner or committee): today, the matches awaiting a result
+/// and the season's log.
+pub(crate) async fn season_status(State(app): State<Shared>, l: LeagueOf<false>) -> Answer {
+    Ok(Json(super::season::status(&app, &l.id).await?).into_response())
+}
+
+/// `POST /api/leagues/{id}/season` (owner): one operation on the season (`season::Action`:
+/// a result, a postponement, a cup draw, play-offs, a replay); a new version is published
+/// when it makes one. 400 bad input, 422 what the rules refuse, 409 before a publication.
+pub(crate) async fn season_act(
+    State(app): State<Shared>,
+    l: LeagueOf<true>,
+    Json(action): Json<super::season::Action>,
+) -> Answer {
+    Ok(Json(super::season::act(&app, &l.id, action).await?).into_response())
+}
+
 /// A publication by the id of a public URL.
 async fn public(app: &Shared, id: &str) -> Result<crate::store::Publication, ApiError> {
     if !is_id(id) {

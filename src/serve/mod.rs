@@ -353,6 +353,10 @@ fn api() -> Router<Shared> {
         .route("/api/account", axum::routing::delete(api::delete_account))
         .route("/api/leagues/{id}/versions", post(api::add_version))
         .route(
+            "/api/leagues/{id}/season",
+            get(api::season_status).post(api::season_act),
+        )
+        .route(
             "/api/leagues/{id}/versions/{n}",
             get(api::version_file).delete(api::delete_version),
         )

@@ -9,6 +9,7 @@ use crate::season::record::{Season, SeasonError};
 use crate::season::reschedule;
 use crate::store::{Job, Publication, SeasonUpdate, VersionOf};
 use axum::http::StatusCode;
+use chrono::NaiveDate;
 
 /// A league's season as stored and the revision it was read at (`None`, `None` before its
 /// first publication through the season).
@@ -168,4 +169,143 @@ pub(crate) async fn publish_job(
         diff: app.store.file(&job.id, "fixtures.diff.csv").await?,
     };
     save(app, &job.league, &season, rev, made).await
+}
+
+/// An operation on a league's season through the API (`POST /api/leagues/{id}/season`), named
+/// by `action`. Withdrawals and new unavailable dates rerun the league, so they are jobs
+/// (`rerun_of`), published like any other.
+#[derive(serde::Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
+pub(crate) enum Action {
+    /// A result: "HOME v AWAY", the score ("3-1", "2.5-1.5"), the competition when the pair
+    /// has several matches awaiting one, the team that went through a cup tie level on points.
+    Result {
+        fixture: String,
+        score: String,
+        competition: Option<String>,
+        winner: Option<String>,
+    },
+    /// A postponement to `to`, or to the best date from tomorrow.
+    Postpone {
+        fixture: String,
+        to: Option<NaiveDate>,
+    },
+    /// A cup drawn with `seed`, its known ties placed.
+    Cup { cup: String, seed: u64 },
+    /// Play-offs among teams level in their finished table (rule 12).
+    PlayOff { teams: Vec<String> },
+    /// A replay after a serious default (rule 6.2.2); after the season's end only `permitted`.
+    Replay {
+        fixture: String,
+        defaulted_against: String,
+        date: Option<NaiveDate>,
+        #[serde(default)]
+        permitted: bool,
+    },
+}
+
+/// Applies `action` to the season of `league` on the service's today; publishes the new
+/// version when it made one. Answers the log entry (in words) and the publication, if any.
+pub(crate) async fn act(
+    app: &Shared,
+    league: &str,
+    action: Action,
+) -> Result<serde_json::Value, ApiError> {
+    let (season, rev) = load(app, league).await?;
+    let (Some(mut season), Some(rev)) = (season, rev) else {
+        return Err(error(
+            StatusCode::CONFLICT,
+            "nothing is published yet: publish a list first, and the season starts",
+        ));
+    };
+    let today = app.cfg.today();
+    let before = season.current()?.list;
+    let versions = season.lists.len();
+    let entry = tokio::task::spawn_blocking(move || {
+        let e = match action {
+            Action::Result {
+                fixture,
+                score,
+                competition,
+                winner,
+            } => season
+                .enter_result(
+                    today,
+                    &fixture,
+                    competition.as_deref(),
+                    &score,
+                    winner.as_deref(),
+                )
+                .cloned(),
+            Action::Postpone { fixture, to } => season.postpone(today, &fixture, to).cloned(),
+            Action::Cup { cup, seed } => season.draw_cup(today, &cup, seed).cloned(),
+            Action::PlayOff { teams } => season.play_off(today, &teams).cloned(),
+            Action::Replay {
+                fixture,
+                defaulted_against,
+                date,
+                permitted,
+            } => season
+                .replay(today, &fixture, &defaulted_against, date, permitted)
+                .cloned(),
+        };
+        e.map(|e| (season, e))
+    })
+    .await
+    .map_err(|_| error(StatusCode::INTERNAL_SERVER_ERROR, "the operation failed"))?;
+    let (season, entry) = entry?;
+    let said = serde_json::json!({
+        "kind": entry.kind.as_str(), "what": entry.what, "verdict": entry.verdict,
+        "changes": entry.changes.iter().map(|c| c.in_words()).collect::<Vec<_>>(),
+    });
+    if season.lists.len() == versions {
+        if !app
+            .store
+            .update_season(league, &season.to_json(), rev)
+            .await?
+        {
+            return Err(error(
+                StatusCode::CONFLICT,
+                "the season changed meanwhile (another change was published): load it again",
+            ));
+        }
+        return Ok(serde_json::json!({ "entry": said, "publication": null }));
+    }
+    let made = Made {
+        before: Some(&before),
+        version: None,
+        job: None,
+        diff: None,
+    };
+    let p = save(app, league, &season, Some(rev), made).await?;
+    Ok(serde_json::json!({
+        "entry": said,
+        "publication": { "id": p.id, "number": p.number, "url": format!("/p/{}/", p.id) },
+    }))
+}
+
+/// Where the season of `league` stands, for the API: today, the matches awaiting a result and
+/// the log in words; `None` before the first publication.
+pub(crate) async fn status(app: &Shared, league: &str) -> Result<serde_json::Value, ApiError> {
+    let (season, _) = load(app, league).await?;
+    let today = app.cfg.today();
+    let Some(season) = season else {
+        return Ok(serde_json::json!({ "today": today, "published": false }));
+    };
+    let awaiting: Vec<serde_json::Value> = season
+        .awaiting(today)?
+        .into_iter()
+        .map(|(date, competition, fixture)| {
+            serde_json::json!({ "date": date, "competition": competition, "fixture": fixture })
+        })
+        .collect();
+    let log: Vec<serde_json::Value> = season
+        .log
+        .iter()
+        .map(|e| serde_json::json!({ "entered": e.entered, "kind": e.kind.as_str(), "what": e.what, "verdict": e.verdict }))
+        .collect();
+    Ok(serde_json::json!({
+        "today": today, "published": true, "versions": season.lists.len(),
+        "awaiting": awaiting, "log": log,
+    }))
 }

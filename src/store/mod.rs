@@ -1320,6 +1320,22 @@ impl Store {
         })
     }
 
+    /// Writes a league's season record read at `rev` after an operation that published
+    /// nothing (a result entered); `false` (and nothing written) when the season changed
+    /// since.
+    pub async fn update_season(&self, league: &str, record: &str, rev: i64) -> Result<bool> {
+        let done = sqlx::query(
+            "UPDATE seasons SET record = $1, rev = rev + 1, updated = $2 WHERE league = $3 AND rev = $4",
+        )
+        .bind(record)
+        .bind(now())
+        .bind(league)
+        .bind(rev)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// Publishes one operation on a league's season: the new league version (if any), the
     /// list as the league's next publication, and the season record, together; `None` (and
     /// nothing written) when the season changed since `u.rev` was read.
