@@ -1176,3 +1176,128 @@ fn season_operations_go_through_the_api() {
     );
     assert_eq!(code, 409, "{r}");
 }
+
+/// A page session of the account "owner" (password "secret-owner"): its cookie and CSRF token.
+fn page_session(s: &Server) -> (String, String) {
+    let agent = ureq::AgentBuilder::new().redirects(0).build();
+    let r = match agent
+        .post(&format!("{}/login", s.base))
+        .send_form(&[("name", "owner"), ("password", "secret-owner")])
+    {
+        Ok(r) => r,
+        Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("{e}"),
+    };
+    assert_eq!(r.status(), 303);
+    let cookie = r
+        .header("Set-Cookie")
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string();
+    let page = agent
+        .get(&format!("{}/", s.base))
+        .set("Cookie", &cookie)
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    (cookie, common::service::csrf_of(&page))
+}
+
+/// Issue 45: the league's page records a result and postpones a match through the season; a
+/// refusal comes back on the page in words.
+#[test]
+fn the_league_page_records_a_result_and_postpones_a_match() {
+    let db = Db::new(BACKENDS[0]);
+    let s = Server::start(&db, &["--workers", "1", "--today", "2026-12-01"]);
+    let (job, _, _) = solved_and_published(&s, MID_DOWNS);
+    let league = job["league_id"].as_str().unwrap().to_string();
+    let (cookie, csrf) = page_session(&s);
+    let agent = ureq::AgentBuilder::new().redirects(0).build();
+    let page = || {
+        agent
+            .get(&format!("{}/leagues/{league}", s.base))
+            .set("Cookie", &cookie)
+            .call()
+            .unwrap()
+            .into_string()
+            .unwrap()
+    };
+    let hub = page();
+    assert!(
+        hub.contains("Record a result") && hub.contains("Postpone a match"),
+        "{hub}"
+    );
+    let version = hub
+        .split("name=\"version\" value=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .unwrap()
+        .to_string();
+    let first = hub
+        .split("id=\"result-fixture\" name=\"fixture\"><option value=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .unwrap()
+        .replace("&#9;", "\t")
+        .replace("\\t", "\t");
+    let send = |form: &[(&str, &str)]| {
+        let mut all = vec![("csrf", csrf.as_str()), ("version", version.as_str())];
+        all.extend_from_slice(form);
+        match agent
+            .post(&format!("{}/leagues/{league}/hub", s.base))
+            .set("Cookie", &cookie)
+            .send_form(&all)
+        {
+            Ok(r) => (r.status(), r.into_string().unwrap()),
+            Err(ureq::Error::Status(c, r)) => (c, r.into_string().unwrap()),
+            Err(e) => panic!("{e}"),
+        }
+    };
+    let awaiting = |h: &str| {
+        h.split(" awaiting a result")
+            .next()
+            .unwrap()
+            .rsplit(", ")
+            .next()
+            .unwrap()
+            .trim()
+            .to_string()
+    };
+    let before = awaiting(&hub);
+    let (code, body) = send(&[("action", "result"), ("fixture", &first), ("score", "3-1")]);
+    assert_eq!(code, 303, "{body}");
+    let after = page();
+    assert_eq!(
+        awaiting(&after).parse::<usize>().unwrap() + 1,
+        before.parse::<usize>().unwrap(),
+        "{after}"
+    );
+    assert!(after.contains("result</strong>"), "{after}");
+    // A score that is no score: the page says so.
+    let second = after
+        .split("id=\"result-fixture\" name=\"fixture\"><option value=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .unwrap()
+        .replace("&#9;", "\t");
+    let (code, body) = send(&[
+        ("action", "result"),
+        ("fixture", &second),
+        ("score", "three"),
+    ]);
+    assert_eq!(code, 422);
+    assert!(body.contains("role=\"alert\""), "{body}");
+    // The first match to come, postponed to the best date from tomorrow: version 2.
+    let to_come = after
+        .split("id=\"postpone-fixture\" name=\"fixture\"><option value=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .unwrap()
+        .replace("&amp;", "&");
+    let (code, body) = send(&[("action", "postpone"), ("fixture", &to_come), ("to", "")]);
+    assert_eq!(code, 303, "{body}");
+    assert!(page().contains("Version 2"));
+}

@@ -206,6 +206,45 @@ pub(crate) async fn overview(State(app): State<Shared>, s: Secretary) -> Answer 
     Ok(Html(forms::overview_page(&s.id, &s.v, &s.csrf, &[], &hub)).into_response())
 }
 
+/// `POST /leagues/{id}/hub`: a result or a postponement from the league's page, applied to
+/// the season (`serve::season::act`); back to the page, which says why when it was refused.
+pub(crate) async fn season_action(
+    State(app): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Form(form): Form<Posted>,
+) -> Answer {
+    use super::season::Action;
+    let v = changing_owned(&app, &headers, &id, &form).await?;
+    let text = |k: &str| Some(posted(&form, k)).filter(|t| !t.trim().is_empty());
+    let action = match posted(&form, "action").as_str() {
+        "result" => {
+            let chosen = posted(&form, "fixture");
+            let (fixture, competition) = chosen.split_once('\t').unwrap_or((&chosen, ""));
+            Action::Result {
+                fixture: fixture.to_string(),
+                score: posted(&form, "score"),
+                competition: Some(competition.to_string()).filter(|c| !c.is_empty()),
+                winner: text("winner"),
+            }
+        }
+        "postpone" => Action::Postpone {
+            fixture: posted(&form, "fixture"),
+            to: text("to").and_then(|t| crate::model::parse_iso_date(t.trim())),
+        },
+        _ => return Err(ApiError::NotFound),
+    };
+    match super::season::act(&app, &id, action).await {
+        Ok(_) => Ok(see_other(&format!("/leagues/{id}#season"))),
+        Err(e) => {
+            let mut hub = super::hub::hub(&app, &id).await?;
+            hub.refused = Some(e.in_words());
+            let page = forms::overview_page(&id, &v, &posted(&form, "csrf"), &[], &hub);
+            Ok((StatusCode::UNPROCESSABLE_ENTITY, Html(page)).into_response())
+        }
+    }
+}
+
 /// `GET /leagues/{id}/league.toml`: the latest league file, as stored.
 pub(crate) async fn download(s: Secretary) -> Answer {
     Ok((

@@ -32,6 +32,24 @@ pub(crate) enum ApiError {
 }
 
 impl ApiError {
+    /// What the error says, in words, for a page (its message, and a refusal's reasons).
+    pub(crate) fn in_words(&self) -> String {
+        match self {
+            ApiError::Message(_, m) => m.clone(),
+            ApiError::Detailed(_, body) => {
+                let mut said = vec![body["error"].as_str().unwrap_or("refused").to_string()];
+                for key in ["messages", "changes"] {
+                    if let Some(list) = body[key].as_array() {
+                        said.extend(list.iter().filter_map(|m| m.as_str()).map(String::from));
+                    }
+                }
+                said.join(": ")
+            }
+            ApiError::NotFound => "not found".into(),
+            _ => "the service failed; try again".into(),
+        }
+    }
+
     /// For URLs that carry an id: nobody logged in gets 404 too, as for what does not exist
     /// or is not theirs.
     pub(crate) fn hide(self) -> Self {

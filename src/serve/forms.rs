@@ -128,7 +128,7 @@ pub(crate) fn overview_page(
         @if !pending.is_empty() {
             div.todo { p { "Before it can be solved:" } ul { @for p in &pending { li { (p) } } } }
         }
-        (season(id, hub))
+        (season(id, hub, csrf, v.number))
         @for s in edit::SECTIONS { (section(id, v, s)) }
         @if !others.is_empty() {
             section {
@@ -158,11 +158,14 @@ fn day(d: NaiveDate) -> String {
 
 /// Where the season stands: published versions and the clubs' link, fixtures played, awaited
 /// and to come, and what happened, newest first.
-fn season(id: &str, hub: &Hub) -> Markup {
+fn season(id: &str, hub: &Hub, csrf: &str, version: i64) -> Markup {
     html! {
         section #season {
             h2 { "The season" }
             p { "Today is " (day(hub.today)) "." }
+            @if let Some(why) = &hub.refused {
+                p.error role="alert" { (why) }
+            }
             @if let Some(stable) = &hub.stable {
                 p {
                     "The clubs' link, always the current list: "
@@ -171,6 +174,7 @@ fn season(id: &str, hub: &Hub) -> Markup {
                 @if let Some((played, awaiting, to_come)) = hub.counts {
                     p { (played) " fixtures played, " (awaiting) " awaiting a result, " (to_come) " to come." }
                 }
+                (actions(id, hub, csrf, version))
                 h3 { "Published versions" }
                 ul.items {
                     @for p in hub.versions.iter().rev() {
@@ -196,6 +200,49 @@ fn season(id: &str, hub: &Hub) -> Markup {
                     a href={ "/?league=" (id) } { "solve it" }
                     " and publish a list; the season starts then."
                 }
+            }
+        }
+    }
+}
+
+/// The season's actions that fit the moment: a result for a match played, a postponement of
+/// one to come (to a date, or the best one from tomorrow).
+fn actions(id: &str, hub: &Hub, csrf: &str, version: i64) -> Markup {
+    html! {
+        @if !hub.awaiting.is_empty() {
+            h3 { "Record a result" }
+            form method="post" action={ "/leagues/" (id) "/hub" } {
+                input type="hidden" name="csrf" value=(csrf);
+                input type="hidden" name="version" value=(version);
+                input type="hidden" name="action" value="result";
+                label for="result-fixture" { "Match" }
+                select #result-fixture name="fixture" {
+                    @for (d, c, f) in &hub.awaiting {
+                        option value={ (f) "\t" (c) } { (day(*d)) " " (f) " (" (c) ")" }
+                    }
+                }
+                label for="result-score" { "Score, home first (for example 3-1 or 2.5-1.5)" }
+                input #result-score name="score" required inputmode="decimal";
+                label for="result-winner" { "For a cup tie level on points: the team that went through" }
+                input #result-winner name="winner";
+                button type="submit" { "Record the result" }
+            }
+        }
+        @if !hub.to_come.is_empty() {
+            h3 { "Postpone a match" }
+            form method="post" action={ "/leagues/" (id) "/hub" } {
+                input type="hidden" name="csrf" value=(csrf);
+                input type="hidden" name="version" value=(version);
+                input type="hidden" name="action" value="postpone";
+                label for="postpone-fixture" { "Match" }
+                select #postpone-fixture name="fixture" {
+                    @for (d, f) in &hub.to_come {
+                        option value=(f) { (day(*d)) " " (f) }
+                    }
+                }
+                label for="postpone-to" { "New date (leave empty for the best date from tomorrow)" }
+                input #postpone-to name="to" type="date";
+                button type="submit" { "Postpone and publish" }
             }
         }
     }

@@ -39,6 +39,12 @@ pub(crate) struct Hub {
     pub(crate) counts: Option<(usize, usize, usize)>,
     /// The season's log, newest first.
     pub(crate) log: Vec<Step>,
+    /// Matches before today awaiting a result: (date, competition, "HOME v AWAY").
+    pub(crate) awaiting: Vec<(NaiveDate, String, String)>,
+    /// League matches from today on, which may be postponed: (date, "HOME v AWAY").
+    pub(crate) to_come: Vec<(NaiveDate, String)>,
+    /// What the last action on the page was refused for, in words.
+    pub(crate) refused: Option<String>,
 }
 
 /// The hub of league `id`.
@@ -59,16 +65,32 @@ pub(crate) async fn hub(app: &Shared, id: &str) -> Result<Hub, ApiError> {
         .collect();
     let stable = versions.first().map(|p| format!("/p/{}/latest/", p.id));
     let (season, _) = super::season::load(app, id).await?;
-    let (counts, log) = match season {
-        Some(s) => (Some(counts(&s, today)?), steps(&s)),
-        None => (None, Vec::new()),
-    };
+    let (mut counts_of, mut log, mut awaiting, mut to_come) =
+        (None, Vec::new(), Vec::new(), Vec::new());
+    if let Some(s) = season {
+        counts_of = Some(counts(&s, today)?);
+        log = steps(&s);
+        awaiting = s.awaiting(today)?;
+        let cur = s.current()?;
+        let name = |t: usize| cur.league.teams[t].name.as_str();
+        to_come = cur
+            .list
+            .matches
+            .iter()
+            .filter(|m| m.date >= today)
+            .map(|m| (m.date, format!("{} v {}", name(m.home), name(m.away))))
+            .collect();
+        to_come.sort();
+    }
     Ok(Hub {
         today,
         stable,
         versions,
-        counts,
+        counts: counts_of,
         log,
+        awaiting,
+        to_come,
+        refused: None,
     })
 }
 

@@ -307,6 +307,7 @@ fn pages() -> Router<Shared> {
         .route("/leagues/upload", post(editor::upload_new))
         .route("/leagues/{id}", get(editor::overview))
         .route("/leagues/{id}/league.toml", get(editor::download))
+        .route("/leagues/{id}/hub", post(editor::season_action))
         .route("/leagues/{id}/upload", post(editor::upload))
         .route(
             "/leagues/{id}/{section}",
