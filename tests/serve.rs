@@ -1301,3 +1301,54 @@ fn the_league_page_records_a_result_and_postpones_a_match() {
     assert_eq!(code, 303, "{body}");
     assert!(page().contains("Version 2"));
 }
+
+/// Issue 45: the committee's way in. An invited member's list links the league; its page shows
+/// the season read-only (no actions, no forms); a stranger gets an HTML 404 page, as for what
+/// does not exist; the member cannot act on the page either.
+#[test]
+fn the_committee_reads_the_season_and_strangers_find_nothing() {
+    let db = Db::new(BACKENDS[0]);
+    let s = Server::start(&db, &["--workers", "1", "--today", "2026-12-01"]);
+    let (job, _, _) = solved_and_published(&s, MID_DOWNS);
+    let league = job["league_id"].as_str().unwrap().to_string();
+    let member = committee_member(&s, &db, &league);
+    let (code, list) = s.call("GET", "/leagues", Some(&member), None);
+    assert_eq!(code, 200);
+    assert!(
+        list.contains(&format!("href=\"/leagues/{league}\"")),
+        "{list}"
+    );
+    let (code, page) = s.call("GET", &format!("/leagues/{league}"), Some(&member), None);
+    assert_eq!(code, 200, "{page}");
+    assert!(
+        page.contains("The season") && page.contains("committee"),
+        "{page}"
+    );
+    for form in [
+        "Record a result",
+        "Postpone a match",
+        "Upload as the next version",
+    ] {
+        assert!(!page.contains(form), "{form}: {page}");
+    }
+    let body = "action=postpone&fixture=x";
+    let (code, _) = s.call(
+        "POST",
+        &format!("/leagues/{league}/hub"),
+        Some(&member),
+        Some(("application/x-www-form-urlencoded", body)),
+    );
+    assert_eq!(code, 404);
+    let stranger = db.user("stranger");
+    for path in [
+        format!("/leagues/{league}"),
+        "/leagues/0123456789abcdef0123456789abcdef".into(),
+    ] {
+        let (code, page) = s.call("GET", &path, Some(&stranger), None);
+        assert_eq!(code, 404);
+        assert!(
+            page.starts_with("<!DOCTYPE html>") && page.contains("Not found"),
+            "{page}"
+        );
+    }
+}

@@ -200,10 +200,35 @@ async fn start_league(
     }
 }
 
-/// `GET /leagues/{id}`: the league's parts, each with its form; download and upload.
-pub(crate) async fn overview(State(app): State<Shared>, s: Secretary) -> Answer {
-    let hub = super::hub::hub(&app, &s.id).await?;
-    Ok(Html(forms::overview_page(&s.id, &s.v, &s.csrf, &[], &hub)).into_response())
+/// `GET /leagues/{id}`: for its secretary, where the season stands with its actions, and the
+/// league's parts, each with its form; for a committee member, the season read-only; for
+/// anyone else (and what does not exist), an HTML 404 page.
+pub(crate) async fn overview(
+    State(app): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Answer {
+    let access = match caller(&app, &headers).await? {
+        Some(c) if is_id(&id) => app.store.access(&id, &c.user).await?.map(|a| (a, c)),
+        _ => None,
+    };
+    let Some((access, c)) = access else {
+        return Ok((StatusCode::NOT_FOUND, Html(forms::not_found_page())).into_response());
+    };
+    let v = app
+        .store
+        .latest_version(&id)
+        .await?
+        .ok_or(ApiError::NotFound)?;
+    let mut hub = super::hub::hub(&app, &id).await?;
+    if access == Access::Owner {
+        let csrf = c.csrf.unwrap_or_default();
+        return Ok(Html(forms::overview_page(&id, &v, &csrf, &[], &hub)).into_response());
+    }
+    // The committee reads the season; it changes nothing.
+    hub.awaiting.clear();
+    hub.to_come.clear();
+    Ok(Html(forms::committee_page(&id, &v, &hub)).into_response())
 }
 
 /// `POST /leagues/{id}/hub`: a result or a postponement from the league's page, applied to

@@ -51,11 +51,8 @@ pub(crate) fn list_page(
         } @else {
             ul { @for l in leagues {
                 li {
-                    @if l.owner == user.id {
-                        a href={ "/leagues/" (l.id) } { (l.name) }
-                    } @else {
-                        (l.name) " " span.muted { "(committee)" }
-                    }
+                    a href={ "/leagues/" (l.id) } { (l.name) }
+                    @if l.owner != user.id { " " span.muted { "(committee)" } }
                     " " span.muted { "version " (l.versions) }
                 }
             } }
@@ -149,6 +146,28 @@ pub(crate) fn overview_page(
         script src="/assets/upload.js" {}
     };
     page(&name, body)
+}
+
+/// A league's page for a member of its committee: the season, read-only.
+pub(crate) fn committee_page(id: &str, v: &Version, hub: &Hub) -> String {
+    let name = edit::accept(&v.toml).unwrap_or_else(|_| "league".into());
+    let body = html! {
+        (nav())
+        h1 { (name) }
+        p.muted { "You are on this league's committee: you can read its season and drafts; its secretary makes the changes." }
+        (season(id, hub, "", v.number))
+    };
+    page(&name, body)
+}
+
+/// The page for what does not exist, and for what is not the caller's, alike.
+pub(crate) fn not_found_page() -> String {
+    let body = html! {
+        (nav())
+        h1 { "Not found" }
+        p { "There is no such page, or it is not yours to see. " a href="/leagues" { "Your leagues" } }
+    };
+    page("not found", body)
 }
 
 /// A date as the pages write it: 4 Dec 2026.
