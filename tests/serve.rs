@@ -204,6 +204,9 @@ fn outsiders_get_404_everywhere_on(backend: Backend) {
         format!("/api/jobs/{id}/report/"),
         format!("/api/jobs/{id}/report/index.html"),
         format!("/api/jobs/{id}/ics/horsham-1.ics"),
+        format!("/api/jobs/{id}/drafts/2/report/"),
+        format!("/api/jobs/{id}/drafts/2/report/index.html"),
+        format!("/api/leagues/{league}/season"),
         format!("/api/jobs/{guess}"),
         format!("/api/leagues/{guess}"),
         format!("/p/{guess}/"),
@@ -235,8 +238,20 @@ fn outsiders_get_404_everywhere_on(backend: Backend) {
         );
         assert!(code == 404 || code == 401, "{who:?}: {code}");
     }
-    // Nothing changed: the job and its drafts are still there.
+    // Nothing changed: the job and its drafts are still there, each with its own report
+    // (issue 45: draft 2's, not draft 1's, before choosing); a draft it has not, none.
     assert_eq!(s.get(&format!("/api/jobs/{id}/files/draft-1.csv")).0, 200);
+    let report = |n: usize| s.get(&format!("/api/jobs/{id}/drafts/{n}/report/"));
+    let (code, two) = report(2);
+    assert_eq!(code, 200);
+    assert!(two.contains("All fixtures"), "{two}");
+    let d2 = s.get(&format!("/api/jobs/{id}/files/draft-2.csv")).1;
+    let first = d2.lines().nth(1).unwrap().split(',').collect::<Vec<_>>();
+    assert!(
+        two.contains(first[0]) && two.contains(first[2]),
+        "draft 2's own fixtures"
+    );
+    assert_eq!(report(9).0, 404);
     // The published list is public, read-only.
     let (code, page) = s.call("GET", &format!("/p/{public}/"), None, None);
     assert_eq!(code, 200);

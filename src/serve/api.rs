@@ -642,14 +642,38 @@ fn site_page(site: &Site, name: &str, banner: &str) -> Answer {
 
 /// A job's report file, rendered from its list and league version.
 async fn job_site_file(app: &Shared, job: &Job, name: &str) -> Answer {
-    let csv = stored_file(app, job, "fixtures.csv").await?;
+    draft_site_file(app, job, "fixtures.csv", name).await
+}
+
+/// A page of the report of one of a job's lists (`list`: its fixtures or a draft's CSV).
+async fn draft_site_file(app: &Shared, job: &Job, list: &str, name: &str) -> Answer {
+    let csv = stored_file(app, job, list).await?;
     let v = app
         .store
         .version(&job.version)
         .await?
         .ok_or(ApiError::NotFound)?;
-    let site = site(app, format!("job {}", job.id), v.toml, csv, Vec::new()).await?;
+    let key = format!("job {} {list}", job.id);
+    let site = site(app, key, v.toml, csv, Vec::new()).await?;
     site_file(&site, name)
+}
+
+/// `GET /api/jobs/{id}/drafts/{n}/report/`: draft n's own report, to look at before choosing.
+pub(crate) async fn draft_report_index(
+    State(app): State<Shared>,
+    j: JobOf<false>,
+    Path((_, n)): Path<(String, usize)>,
+) -> Answer {
+    draft_site_file(&app, &j.job, &format!("draft-{n}.csv"), "index.html").await
+}
+
+/// `GET /api/jobs/{id}/drafts/{n}/report/{file}`: a page of draft n's report.
+pub(crate) async fn draft_report_file(
+    State(app): State<Shared>,
+    j: JobOf<false>,
+    Path((_, n, file)): Path<(String, usize, String)>,
+) -> Answer {
+    draft_site_file(&app, &j.job, &format!("draft-{n}.csv"), &file).await
 }
 
 /// `GET /api/jobs/{id}/report/`.

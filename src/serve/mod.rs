@@ -371,6 +371,14 @@ fn api() -> Router<Shared> {
         .route("/api/jobs/{id}/fixtures.csv", get(api::fixtures_csv))
         .route("/api/jobs/{id}/files/{file}", get(api::job_file))
         .route("/api/jobs/{id}/report/", get(api::report_index))
+        .route(
+            "/api/jobs/{id}/drafts/{n}/report/",
+            get(api::draft_report_index),
+        )
+        .route(
+            "/api/jobs/{id}/drafts/{n}/report/{file}",
+            get(api::draft_report_file),
+        )
         .route("/api/jobs/{id}/report/{file}", get(api::report_file))
         .route("/api/jobs/{id}/report/ics/{file}", get(api::ics_file))
         .route("/api/jobs/{id}/ics/{file}", get(api::ics_file))

@@ -194,6 +194,15 @@ function draftUrl() {
   return $("draftChoice").hidden ? `/api/jobs/${draftJob}/fixtures.csv` : `/api/jobs/${draftJob}/files/draft-${$("draftChoice").value}.csv`;
 }
 async function loadDraft() {
+  // The chosen draft's own report and CSV, before it is chosen.
+  if (!$("draftChoice").hidden) {
+    const n = $("draftChoice").value;
+    $("report").src = `/api/jobs/${draftJob}/drafts/${n}/report/`;
+    const link = $("draftLinks") || Object.assign(document.createElement("span"), { id: "draftLinks" });
+    link.innerHTML = ` <a href="/api/jobs/${draftJob}/files/draft-${n}.csv" download="draft-${n}.csv">Download draft ${n} (CSV)</a>
+      <a href="/api/jobs/${draftJob}/drafts/${n}/report/" target="_blank">Open draft ${n}'s report</a>`;
+    $("links").appendChild(link);
+  }
   const csv = await (await fetch(draftUrl())).text();
   const rows = csvRows(csv).slice(1);
   $("agreedFixture").innerHTML = rows.map((f) => `<option value="${html(f[2])}\t${html(f[3])}">${html(f[0])} ${html(f[2])} v ${html(f[3])}</option>`).join("");
