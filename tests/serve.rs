@@ -1192,35 +1192,6 @@ fn season_operations_go_through_the_api() {
     assert_eq!(code, 409, "{r}");
 }
 
-/// A page session of the account "owner" (password "secret-owner"): its cookie and CSRF token.
-fn page_session(s: &Server) -> (String, String) {
-    let agent = ureq::AgentBuilder::new().redirects(0).build();
-    let r = match agent
-        .post(&format!("{}/login", s.base))
-        .send_form(&[("name", "owner"), ("password", "secret-owner")])
-    {
-        Ok(r) => r,
-        Err(ureq::Error::Status(_, r)) => r,
-        Err(e) => panic!("{e}"),
-    };
-    assert_eq!(r.status(), 303);
-    let cookie = r
-        .header("Set-Cookie")
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_string();
-    let page = agent
-        .get(&format!("{}/", s.base))
-        .set("Cookie", &cookie)
-        .call()
-        .unwrap()
-        .into_string()
-        .unwrap();
-    (cookie, common::service::csrf_of(&page))
-}
-
 /// Issue 45: the league's page records a result and postpones a match through the season; a
 /// refusal comes back on the page in words.
 #[test]
@@ -1229,7 +1200,7 @@ fn the_league_page_records_a_result_and_postpones_a_match() {
     let s = Server::start(&db, &["--workers", "1", "--today", "2026-12-01"]);
     let (job, _, _) = solved_and_published(&s, MID_DOWNS);
     let league = job["league_id"].as_str().unwrap().to_string();
-    let (cookie, csrf) = page_session(&s);
+    let (cookie, csrf) = browser_login(&s, "owner");
     let agent = ureq::AgentBuilder::new().redirects(0).build();
     let page = || {
         agent
