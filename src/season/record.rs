@@ -176,8 +176,7 @@ impl Changed {
     /// The change in a secretary's words: "Horsham 1 v Lewes 1 (Division 1) moves from 3 Mar
     /// 2027 to 1 Feb 2027".
     pub fn in_words(&self) -> String {
-        let day =
-            |d: Option<NaiveDate>| d.map_or(String::new(), |d| d.format("%-d %b %Y").to_string());
+        let day = |d: Option<NaiveDate>| d.map_or(String::new(), crate::model::short_date);
         let what = format!("{} ({})", self.fixture, self.competition);
         match self.status.as_str() {
             "moved" => format!("{what} moves from {} to {}", day(self.old), day(self.new)),

@@ -172,7 +172,7 @@ pub(crate) fn not_found_page() -> String {
 
 /// A date as the pages write it: 4 Dec 2026.
 fn day(d: NaiveDate) -> String {
-    d.format("%-d %b %Y").to_string()
+    crate::model::short_date(d)
 }
 
 /// Where the season stands: published versions and the clubs' link, fixtures played, awaited
@@ -224,6 +224,16 @@ fn season(id: &str, hub: &Hub, csrf: &str, version: i64) -> Markup {
     }
 }
 
+/// The hidden fields of a hub form: the session's CSRF token, the league version it was read
+/// from, and the action.
+fn hub_fields(csrf: &str, version: i64, action: &str) -> Markup {
+    html! {
+        input type="hidden" name="csrf" value=(csrf);
+        input type="hidden" name="version" value=(version);
+        input type="hidden" name="action" value=(action);
+    }
+}
+
 /// The season's actions that fit the moment: a result for a match played, a postponement of
 /// one to come (to a date, or the best one from tomorrow).
 fn actions(id: &str, hub: &Hub, csrf: &str, version: i64) -> Markup {
@@ -231,9 +241,7 @@ fn actions(id: &str, hub: &Hub, csrf: &str, version: i64) -> Markup {
         @if !hub.awaiting.is_empty() {
             h3 { "Record a result" }
             form method="post" action={ "/leagues/" (id) "/hub" } {
-                input type="hidden" name="csrf" value=(csrf);
-                input type="hidden" name="version" value=(version);
-                input type="hidden" name="action" value="result";
+                (hub_fields(csrf, version, "result"))
                 label for="result-fixture" { "Match" }
                 select #result-fixture name="fixture" {
                     @for (d, c, f) in &hub.awaiting {
@@ -250,9 +258,7 @@ fn actions(id: &str, hub: &Hub, csrf: &str, version: i64) -> Markup {
         @if !hub.to_come.is_empty() {
             h3 { "Postpone a match" }
             form method="post" action={ "/leagues/" (id) "/hub" } {
-                input type="hidden" name="csrf" value=(csrf);
-                input type="hidden" name="version" value=(version);
-                input type="hidden" name="action" value="postpone";
+                (hub_fields(csrf, version, "postpone"))
                 label for="postpone-fixture" { "Match" }
                 select #postpone-fixture name="fixture" {
                     @for (d, f) in &hub.to_come {

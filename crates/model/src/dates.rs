@@ -5,6 +5,11 @@
 use crate::{League, TeamId};
 use chrono::NaiveDate;
 
+/// A date as the pages and the season's words write it: "4 Dec 2026".
+pub fn short_date(d: NaiveDate) -> String {
+    d.format("%-d %b %Y").to_string()
+}
+
 /// `YYYY-MM-DD`, strictly.
 pub fn parse_iso_date(s: &str) -> Option<NaiveDate> {
     let s = s.trim();

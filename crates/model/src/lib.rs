@@ -12,7 +12,7 @@ mod raw;
 #[cfg(feature = "testing")]
 pub mod testing;
 
-pub use dates::{parse_iso_date, parse_list_date, parse_team_date};
+pub use dates::{parse_iso_date, parse_list_date, parse_team_date, short_date};
 pub use error::{InputError, InputErrors, Problem};
 pub use list::{
     sort_matches, Extra, ExtraKind, FixtureList, Match, Rerun, CSV_HEADER, EXTRA_ROUNDS,
