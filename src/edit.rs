@@ -522,6 +522,43 @@ pub fn items(text: &str, s: &Section) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The teams, clubs and venues `after` adds to and removes from `before`, in words, one line
+/// per kind that changed.
+pub fn names_diff(before: &str, after: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (array, plural) in [("team", "Teams"), ("club", "Clubs"), ("venue", "Venues")] {
+        let (old, new) = (names(before, array), names(after, array));
+        let added: Vec<&str> = new
+            .iter()
+            .filter(|n| !old.contains(n))
+            .map(String::as_str)
+            .collect();
+        let gone: Vec<&str> = old
+            .iter()
+            .filter(|n| !new.contains(n))
+            .map(String::as_str)
+            .collect();
+        if !added.is_empty() {
+            out.push(format!(
+                "{plural} added ({}): {}",
+                added.len(),
+                added.join(", ")
+            ));
+        }
+        if !gone.is_empty() {
+            out.push(format!(
+                "{plural} removed ({}): {}",
+                gone.len(),
+                gone.join(", ")
+            ));
+        }
+    }
+    if out.is_empty() {
+        out.push("No team, club or venue was added or removed.".into());
+    }
+    out
+}
+
 /// The names in an array of tables (venues, clubs, divisions), for choices.
 pub fn names(text: &str, array: &str) -> Vec<String> {
     match SECTIONS

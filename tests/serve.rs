@@ -1213,15 +1213,19 @@ fn the_league_page_records_a_result_and_postpones_a_match() {
     };
     let hub = page();
     assert!(
-        hub.contains("Record a result") && hub.contains("Postpone a match"),
+        hub.contains("Record the result") && hub.contains("Postpone a match"),
         "{hub}"
     );
-    let version = hub
-        .split("name=\"version\" value=\"")
-        .nth(1)
-        .and_then(|r| r.split('"').next())
-        .unwrap()
-        .to_string();
+    // The league version the forms were read from: an action that writes the league file
+    // (a postponement's [[fixed]], a withdrawal) makes a new one.
+    let version_of = |hub: &str| {
+        hub.split("name=\"version\" value=\"")
+            .nth(1)
+            .and_then(|r| r.split('"').next())
+            .unwrap()
+            .to_string()
+    };
+    let version = std::cell::RefCell::new(version_of(&hub));
     let first = hub
         .split("id=\"result-fixture\" name=\"fixture\"><option value=\"")
         .nth(1)
@@ -1230,7 +1234,8 @@ fn the_league_page_records_a_result_and_postpones_a_match() {
         .replace("&#9;", "\t")
         .replace("\\t", "\t");
     let send = |form: &[(&str, &str)]| {
-        let mut all = vec![("csrf", csrf.as_str()), ("version", version.as_str())];
+        let v = version.borrow().clone();
+        let mut all = vec![("csrf", csrf.as_str()), ("version", v.as_str())];
         all.extend_from_slice(form);
         match agent
             .post(&format!("{}/leagues/{league}/hub", s.base))
@@ -1283,9 +1288,74 @@ fn the_league_page_records_a_result_and_postpones_a_match() {
         .and_then(|r| r.split('"').next())
         .unwrap()
         .replace("&amp;", "&");
-    let (code, body) = send(&[("action", "postpone"), ("fixture", &to_come), ("to", "")]);
+    // It is shown with its change first; nothing is published until it comes back confirmed.
+    let postpone = [("action", "postpone"), ("fixture", &to_come), ("to", "")];
+    let (code, body) = send(&postpone);
+    assert_eq!(code, 200, "{body}");
+    assert!(
+        body.contains("Check before publishing") && body.contains("Publish as version 2"),
+        "{body}"
+    );
+    assert!(body.contains(" moves from "), "{body}");
+    assert!(!page().contains("Version 2"));
+    let mut confirmed = postpone.to_vec();
+    confirmed.push(("confirm", "yes"));
+    let (code, body) = send(&confirmed);
     assert_eq!(code, 303, "{body}");
     assert!(page().contains("Version 2"));
+    // A withdrawal (rule 11.2): the preview names the fixtures dropped; the list confirmed is
+    // the one previewed, published as version 3 without the team.
+    let hub = page();
+    assert!(hub.contains("Rule 11.2"), "{hub}");
+    *version.borrow_mut() = version_of(&hub);
+    let team = "Lewes 2";
+    let (code, body) = send(&[("action", "withdraw"), ("team", team)]);
+    assert_eq!(code, 200, "{body}");
+    assert!(body.contains("is dropped"), "{body}");
+    let list = body
+        .split("name=\"list\" value=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .unwrap()
+        .replace("&#10;", "\n")
+        .replace("&amp;", "&");
+    let (code, body) = send(&[
+        ("action", "withdraw"),
+        ("team", team),
+        ("list", &list),
+        ("confirm", "yes"),
+    ]);
+    assert_eq!(code, 303, "{body}");
+    let hub = page();
+    assert!(
+        hub.contains("Version 3") && hub.contains("withdrawal"),
+        "{hub}"
+    );
+    *version.borrow_mut() = version_of(&hub);
+    // Results imported from the LMS columns with a score: a bad line is named and nothing is
+    // entered; good lines are entered together.
+    let awaiting_now = awaiting(&hub).parse::<usize>().unwrap();
+    let first = hub
+        .split("id=\"result-fixture\" name=\"fixture\"><option value=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .unwrap()
+        .replace("&#9;", "\t");
+    let (fixture, division) = first.split_once('\t').unwrap();
+    let (home, away) = fixture.split_once(" v ").unwrap();
+    let good = format!("{division},{home},{away},2026-11-01,2.5-1.5");
+    let bad = format!("{good}\n{division},{home},Nobody,2026-11-01,2-2");
+    let (code, body) = send(&[("action", "results"), ("results", &bad)]);
+    assert_eq!(code, 422, "{body}");
+    assert!(body.contains("line 2"), "{body}");
+    assert_eq!(awaiting(&page()).parse::<usize>().unwrap(), awaiting_now);
+    let (code, body) = send(&[("action", "results"), ("results", &good)]);
+    assert_eq!(code, 303, "{body}");
+    assert_eq!(
+        awaiting(&page()).parse::<usize>().unwrap() + 1,
+        awaiting_now
+    );
+    assert!(page().contains("Tables"));
 }
 
 /// Issue 45: the committee's way in. An invited member's list links the league; its page shows
@@ -1317,15 +1387,36 @@ fn the_committee_reads_the_season_and_strangers_find_nothing() {
     ] {
         assert!(!page.contains(form), "{form}: {page}");
     }
-    let body = "action=postpone&fixture=x";
-    let (code, _) = s.call(
-        "POST",
-        &format!("/leagues/{league}/hub"),
-        Some(&member),
-        Some(("application/x-www-form-urlencoded", body)),
-    );
-    assert_eq!(code, 404);
+    for form in [
+        "A team withdraws",
+        "Import the team entries",
+        "Import the results",
+    ] {
+        assert!(!page.contains(form), "{form}: {page}");
+    }
+    // Neither the member nor a stranger can act: every action and import answers 404.
     let stranger = db.user("stranger");
+    for who in [&member, &stranger] {
+        for (path, body) in [
+            ("hub", "action=postpone&fixture=x"),
+            ("hub", "action=withdraw&team=x"),
+            ("hub", "action=result&fixture=x&score=1-0"),
+            ("hub", "action=results&results=x"),
+            ("hub", "action=cup&cup=x"),
+            ("hub", "action=play_off&team=x&team=y"),
+            ("hub", "action=replay&fixture=x&against=y"),
+            ("entries", "name=x.xlsx&data=AA=="),
+            ("upload", "toml=x"),
+        ] {
+            let (code, _) = s.call(
+                "POST",
+                &format!("/leagues/{league}/{path}"),
+                Some(who),
+                Some(("application/x-www-form-urlencoded", body)),
+            );
+            assert_eq!(code, 404, "{path} {body}");
+        }
+    }
     for path in [
         format!("/leagues/{league}"),
         "/leagues/0123456789abcdef0123456789abcdef".into(),

@@ -889,18 +889,29 @@ pub(crate) async fn import_entries(
     Writer(_): Writer,
     Json(req): Json<ImportRequest>,
 ) -> Answer {
+    let league = entries(&app, &req.league, &req.name, &req.data).await?;
+    Ok(Json(serde_json::json!({ "league": league })).into_response())
+}
+
+/// `base` with the teams, clubs and venues of the workbook `data` (base64) named `name`: read
+/// off the async threads, at most `IMPORTS` at once, each bounded in memory
+/// (`import::bounded`); 422 with every bad cell.
+pub(crate) async fn entries(
+    app: &Shared,
+    base: &str,
+    name: &str,
+    data: &str,
+) -> Result<String, ApiError> {
     use base64::Engine;
     let bytes = base64::engine::general_purpose::STANDARD
-        .decode(req.data.trim())
+        .decode(data.trim())
         .map_err(|_| error(StatusCode::BAD_REQUEST, "data is not base64"))?;
-    // Off the async threads, and at most `IMPORTS` at once: each is bounded in memory
-    // (`import::bounded`), and so are all of them together.
     let _permit = app
         .imports
         .acquire()
         .await
         .map_err(|_| error(StatusCode::SERVICE_UNAVAILABLE, "the service is stopping"))?;
-    let name = req.name.clone();
+    let name = name.to_string();
     let sheets =
         tokio::task::spawn_blocking(move || crate::import::read_workbook(&bytes, &name, "Teams"))
             .await
@@ -911,8 +922,7 @@ pub(crate) async fn import_entries(
                 )
             })?
             .map_err(|e| cell_errors(&[e]))?;
-    let league = crate::import::import(&req.league, &sheets).map_err(|e| cell_errors(&e))?;
-    Ok(Json(serde_json::json!({ "league": league })).into_response())
+    crate::import::import(base, &sheets).map_err(|e| cell_errors(&e))
 }
 
 fn cell_errors(errors: &[crate::import::CellError]) -> ApiError {
@@ -1178,6 +1188,11 @@ pub(crate) async fn compare_drafts(State(app): State<Shared>, j: JobOf<false>) -
         _ => None,
     };
     let extra = maud::html! {
+        h2 { "Each draft's fixtures" }
+        ul { @for n in 1..=drafts.len() {
+            li { a href={ "/api/jobs/" (j.job.id) "/drafts/" (n) "/report/" } { "Draft " (n) ": its divisions, teams and calendars" } }
+        } }
+        p { a href={ "/leagues/" (j.job.league) "#season" } { "Back to the league" } }
         h2 { "Each team's weeks" }
         (report::site::strip_legend())
         div style="overflow-x:auto" { table.strip {

@@ -231,43 +231,125 @@ pub(crate) async fn overview(
     Ok(Html(forms::committee_page(&id, &v, &hub)).into_response())
 }
 
-/// `POST /leagues/{id}/hub`: a result or a postponement from the league's page, applied to
-/// the season (`serve::season::act`); back to the page, which says why when it was refused.
+/// `POST /leagues/{id}/hub`: an action on the season from the league's page
+/// (`serve::season::apply`). One that publishes a new version is first shown with its changes
+/// (`hub_page::preview_page`) and published only when the same form comes back confirmed;
+/// a result that publishes nothing is stored at once. Back to the page, which says why when
+/// it was refused.
 pub(crate) async fn season_action(
     State(app): State<Shared>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    Form(form): Form<Posted>,
+    Form(mut form): Form<Posted>,
 ) -> Answer {
-    use super::season::Action;
     let v = changing_owned(&app, &headers, &id, &form).await?;
-    let text = |k: &str| Some(posted(&form, k)).filter(|t| !t.trim().is_empty());
-    let action = match posted(&form, "action").as_str() {
+    let csrf = posted(&form, "csrf");
+    let refused = |why: String| refused_page(&app, &id, &v, &csrf, why);
+    if posted(&form, "action") == "cup" && posted(&form, "seed").is_empty() {
+        form.push(("seed".into(), fresh_seed().to_string()));
+    }
+    let action = match hub_action(&form) {
+        Ok(a) => a,
+        Err(why) => return refused(why).await,
+    };
+    let applied = match super::season::apply(&app, &id, action).await {
+        Ok(a) => a,
+        Err(e) => return refused(e.in_words()).await,
+    };
+    if posted(&form, "confirm") == "yes" || !applied.publishes() {
+        return match super::season::commit(&app, &id, applied).await {
+            Ok(_) => Ok(see_other(&format!("/leagues/{id}#season"))),
+            Err(e) => refused(e.in_words()).await,
+        };
+    }
+    if posted(&form, "action") == "withdraw" {
+        // The rerun as previewed is the one published.
+        let csv = applied.season.lists.last().map(|l| l.csv.clone());
+        form.push(("list".into(), csv.unwrap_or_default()));
+    }
+    let name = edit::accept(&v.toml).unwrap_or_default();
+    let e = &applied.entry;
+    let page = super::hub_page::preview_page(&super::hub_page::Preview {
+        id: &id,
+        league: &name,
+        what: &e.what,
+        why: &e.verdict,
+        changes: e.changes.iter().map(|c| c.in_words()).collect(),
+        number: applied.number(),
+        fields: &form,
+    });
+    Ok(Html(page).into_response())
+}
+
+/// The league's page again, saying why the action was refused (422).
+async fn refused_page(app: &Shared, id: &str, v: &Version, csrf: &str, why: String) -> Answer {
+    let mut hub = super::hub::hub(app, id).await?;
+    hub.refused = Some(why);
+    let page = forms::overview_page(id, v, csrf, &[], &hub);
+    Ok((StatusCode::UNPROCESSABLE_ENTITY, Html(page)).into_response())
+}
+
+/// A seed for a cup's draw, from the operating system.
+fn fresh_seed() -> u64 {
+    let mut b = [0u8; 8];
+    // A failed random source gives seed 0: still a valid draw.
+    let _ = getrandom::getrandom(&mut b);
+    u64::from_le_bytes(b) % 1_000_000
+}
+
+/// The season action a hub form posts; what is missing or wrong, in words.
+fn hub_action(form: &Posted) -> Result<super::season::Action, String> {
+    use super::season::Action;
+    let text = |k: &str| Some(posted(form, k)).filter(|t| !t.trim().is_empty());
+    let date = |k: &str| match text(k) {
+        None => Ok(None),
+        Some(t) => crate::model::parse_iso_date(t.trim())
+            .map(Some)
+            .ok_or_else(|| format!("\"{t}\" is not a date")),
+    };
+    Ok(match posted(form, "action").as_str() {
         "result" => {
-            let chosen = posted(&form, "fixture");
+            let chosen = posted(form, "fixture");
             let (fixture, competition) = chosen.split_once('\t').unwrap_or((&chosen, ""));
             Action::Result {
                 fixture: fixture.to_string(),
-                score: posted(&form, "score"),
+                score: posted(form, "score"),
                 competition: Some(competition.to_string()).filter(|c| !c.is_empty()),
                 winner: text("winner"),
             }
         }
-        "postpone" => Action::Postpone {
-            fixture: posted(&form, "fixture"),
-            to: text("to").and_then(|t| crate::model::parse_iso_date(t.trim())),
+        "results" => Action::Results {
+            csv: posted(form, "results"),
         },
-        _ => return Err(ApiError::NotFound),
-    };
-    match super::season::act(&app, &id, action).await {
-        Ok(_) => Ok(see_other(&format!("/leagues/{id}#season"))),
-        Err(e) => {
-            let mut hub = super::hub::hub(&app, &id).await?;
-            hub.refused = Some(e.in_words());
-            let page = forms::overview_page(&id, &v, &posted(&form, "csrf"), &[], &hub);
-            Ok((StatusCode::UNPROCESSABLE_ENTITY, Html(page)).into_response())
-        }
-    }
+        "postpone" => Action::Postpone {
+            fixture: posted(form, "fixture"),
+            to: date("to")?,
+        },
+        "withdraw" => Action::Withdraw {
+            team: posted(form, "team"),
+            list: text("list"),
+        },
+        "replay" => Action::Replay {
+            fixture: posted(form, "fixture"),
+            defaulted_against: posted(form, "against"),
+            date: date("date")?,
+            permitted: posted(form, "permitted") == "yes",
+        },
+        "cup" => Action::Cup {
+            cup: posted(form, "cup"),
+            seed: posted(form, "seed")
+                .parse()
+                .map_err(|_| "the draw's number is not a number")?,
+        },
+        "play_off" => Action::PlayOff {
+            teams: form
+                .iter()
+                .filter(|(k, _)| k == "team")
+                .map(|(_, t)| t.clone())
+                .collect(),
+        },
+        other => return Err(format!("there is no action \"{other}\"")),
+    })
 }
 
 /// `GET /leagues/{id}/league.toml`: the latest league file, as stored.
@@ -305,6 +387,45 @@ pub(crate) async fn upload(
             Ok((StatusCode::UNPROCESSABLE_ENTITY, Html(page)).into_response())
         }
     }
+}
+
+/// `POST /leagues/{id}/entries`: the team-entry workbook (base64 in `data`, its file name in
+/// `name`) read into the league as its next version; the league's page then says what it
+/// added and removed, or which cells did not read (422, nothing saved).
+pub(crate) async fn import_entries(
+    State(app): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Form(form): Form<Posted>,
+) -> Answer {
+    let v = changing_owned(&app, &headers, &id, &form).await?;
+    let csrf = posted(&form, "csrf");
+    let data = posted(&form, "data");
+    let read = super::api::entries(&app, &v.toml, &posted(&form, "name"), &data).await;
+    let text = match read {
+        Ok(t) => t,
+        Err(e) => return refused_page(&app, &id, &v, &csrf, e.in_words()).await,
+    };
+    if let Err(errors) = edit::accept(&text) {
+        return refused_page(&app, &id, &v, &csrf, errors.join("; ")).await;
+    }
+    let name = edit::accept(&text).unwrap_or_default();
+    app.store.add_version(&id, &name, &text).await?;
+    let now = app
+        .store
+        .latest_version(&id)
+        .await?
+        .ok_or(ApiError::NotFound)?;
+    let mut hub = super::hub::hub(&app, &id).await?;
+    hub.notice = edit::names_diff(&v.toml, &text);
+    hub.notice.insert(
+        0,
+        format!(
+            "The entries are saved as version {} of the league.",
+            now.number
+        ),
+    );
+    Ok(Html(forms::overview_page(&id, &now, &csrf, &[], &hub)).into_response())
 }
 
 /// The section and item a URL names; `None` (answer 404) when it names none.

@@ -125,12 +125,25 @@ pub(crate) fn overview_page(
         @if !pending.is_empty() {
             div.todo { p { "Before it can be solved:" } ul { @for p in &pending { li { (p) } } } }
         }
-        (season(id, hub, csrf, v.number))
+        (super::hub_page::season(id, hub, Some(csrf), v.number))
         @for s in edit::SECTIONS { (section(id, v, s)) }
         @if !others.is_empty() {
             section {
                 h2 { "Also in the league file" }
                 p.muted { (others.join(", ")) ": kept as written when you save a form; change them in the league file." }
+            }
+        }
+        section {
+            h2 { "Import the team entries" }
+            p.help { "The entries spreadsheet (Excel, OpenDocument or CSV, with sheets Teams, Clubs and Venues): its teams, clubs and venues are saved as the league's next version. " a href="/api/template.xlsx" { "An empty entries spreadsheet" } }
+            form.entries method="post" action={ "/leagues/" (id) "/entries" } {
+                input type="hidden" name="csrf" value=(csrf);
+                input type="hidden" name="version" value=(v.number);
+                input type="hidden" name="name";
+                input type="hidden" name="data";
+                label for="entriesFile" { "Entries spreadsheet" }
+                input type="file" id="entriesFile" accept=".xlsx,.ods,.csv" required;
+                button type="submit" { "Import the entries" }
             }
         }
         section {
@@ -155,7 +168,7 @@ pub(crate) fn committee_page(id: &str, v: &Version, hub: &Hub) -> String {
         (nav())
         h1 { (name) }
         p.muted { "You are on this league's committee: you can read its season and drafts; its secretary makes the changes." }
-        (season(id, hub, "", v.number))
+        (super::hub_page::season(id, hub, None, v.number))
     };
     page(&name, body)
 }
@@ -168,109 +181,6 @@ pub(crate) fn not_found_page() -> String {
         p { "There is no such page, or it is not yours to see. " a href="/leagues" { "Your leagues" } }
     };
     page("not found", body)
-}
-
-/// A date as the pages write it: 4 Dec 2026.
-fn day(d: NaiveDate) -> String {
-    crate::model::short_date(d)
-}
-
-/// Where the season stands: published versions and the clubs' link, fixtures played, awaited
-/// and to come, and what happened, newest first.
-fn season(id: &str, hub: &Hub, csrf: &str, version: i64) -> Markup {
-    html! {
-        section #season {
-            h2 { "The season" }
-            p { "Today is " (day(hub.today)) "." }
-            @if let Some(why) = &hub.refused {
-                p.error role="alert" { (why) }
-            }
-            @if let Some(stable) = &hub.stable {
-                p {
-                    "The clubs' link, always the current list: "
-                    a href=(stable) { (stable) }
-                }
-                @if let Some((played, awaiting, to_come)) = hub.counts {
-                    p { (played) " fixtures played, " (awaiting) " awaiting a result, " (to_come) " to come." }
-                }
-                (actions(id, hub, csrf, version))
-                h3 { "Published versions" }
-                ul.items {
-                    @for p in hub.versions.iter().rev() {
-                        li { a href={ "/p/" (p.id) "/" } { "Version " (p.number) } ", " (day(p.on)) }
-                    }
-                }
-                @if !hub.log.is_empty() {
-                    h3 { "What happened" }
-                    div style="overflow-x:auto" {
-                        table {
-                            thead { tr { th { "Date" } th { "What" } th { "Why it stands" } } }
-                            tbody {
-                                @for s in &hub.log {
-                                    tr { td { (day(s.on)) } td { strong { (s.kind) } ": " (s.what) } td { (s.why) } }
-                                }
-                            }
-                        }
-                    }
-                }
-            } @else {
-                p {
-                    "Nothing is published yet: "
-                    a href={ "/?league=" (id) } { "solve it" }
-                    " and publish a list; the season starts then."
-                }
-            }
-        }
-    }
-}
-
-/// The hidden fields of a hub form: the session's CSRF token, the league version it was read
-/// from, and the action.
-fn hub_fields(csrf: &str, version: i64, action: &str) -> Markup {
-    html! {
-        input type="hidden" name="csrf" value=(csrf);
-        input type="hidden" name="version" value=(version);
-        input type="hidden" name="action" value=(action);
-    }
-}
-
-/// The season's actions that fit the moment: a result for a match played, a postponement of
-/// one to come (to a date, or the best one from tomorrow).
-fn actions(id: &str, hub: &Hub, csrf: &str, version: i64) -> Markup {
-    html! {
-        @if !hub.awaiting.is_empty() {
-            h3 { "Record a result" }
-            form method="post" action={ "/leagues/" (id) "/hub" } {
-                (hub_fields(csrf, version, "result"))
-                label for="result-fixture" { "Match" }
-                select #result-fixture name="fixture" {
-                    @for (d, c, f) in &hub.awaiting {
-                        option value={ (f) "\t" (c) } { (day(*d)) " " (f) " (" (c) ")" }
-                    }
-                }
-                label for="result-score" { "Score, home first (for example 3-1 or 2.5-1.5)" }
-                input #result-score name="score" required inputmode="decimal";
-                label for="result-winner" { "For a cup tie level on points: the team that went through" }
-                input #result-winner name="winner";
-                button type="submit" { "Record the result" }
-            }
-        }
-        @if !hub.to_come.is_empty() {
-            h3 { "Postpone a match" }
-            form method="post" action={ "/leagues/" (id) "/hub" } {
-                (hub_fields(csrf, version, "postpone"))
-                label for="postpone-fixture" { "Match" }
-                select #postpone-fixture name="fixture" {
-                    @for (d, f) in &hub.to_come {
-                        option value=(f) { (day(*d)) " " (f) }
-                    }
-                }
-                label for="postpone-to" { "New date (leave empty for the best date from tomorrow)" }
-                input #postpone-to name="to" type="date";
-                button type="submit" { "Postpone and publish" }
-            }
-        }
-    }
 }
 
 /// A part of the league on its overview: its items with their links, or the link to its form.

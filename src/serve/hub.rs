@@ -2,7 +2,8 @@
 //! clubs' stable link, what is played, awaited and to come, and the season's log in words.
 
 use super::{ApiError, Shared};
-use crate::season::record::Season;
+use crate::season::operate::Standing;
+use crate::season::record::{Current, Season};
 use chrono::NaiveDate;
 
 /// A published version as the page lists it.
@@ -13,6 +14,8 @@ pub(crate) struct Published {
     pub(crate) id: String,
     /// When it was published.
     pub(crate) on: NaiveDate,
+    /// What made it, from the season's log.
+    pub(crate) what: Option<String>,
 }
 
 /// One step of the season's log.
@@ -45,6 +48,42 @@ pub(crate) struct Hub {
     pub(crate) to_come: Vec<(NaiveDate, String)>,
     /// What the last action on the page was refused for, in words.
     pub(crate) refused: Option<String>,
+    /// What the last action on the page did, in words.
+    pub(crate) notice: Vec<String>,
+    /// Each division's table from the results entered.
+    pub(crate) tables: Vec<Table>,
+    /// Teams still in the league, in file order.
+    pub(crate) teams: Vec<String>,
+    /// Cups not drawn yet.
+    pub(crate) undrawn: Vec<String>,
+    /// Teams level on match points in a finished table, with no play-off yet: (division,
+    /// teams, points).
+    pub(crate) level: Vec<(String, Vec<String>, u32)>,
+    /// League matches played (before today), which a serious default may send to a replay:
+    /// (date, "HOME v AWAY").
+    pub(crate) played: Vec<(NaiveDate, String)>,
+    /// Solves of the league that kept drafts or a list, newest first.
+    pub(crate) solves: Vec<Solve>,
+}
+
+/// A division's table.
+pub(crate) struct Table {
+    /// The division.
+    pub(crate) division: String,
+    /// Its rows, first place first: team, played, won, drawn, lost, match points, game points.
+    pub(crate) rows: Vec<(String, u32, u32, u32, u32, u32, f64)>,
+}
+
+/// A solve of the league, with its drafts.
+pub(crate) struct Solve {
+    /// The job's id.
+    pub(crate) job: String,
+    /// When it was submitted.
+    pub(crate) on: NaiveDate,
+    /// Drafts kept (0: one list only).
+    pub(crate) drafts: usize,
+    /// Breaks of its (first) list: two home or two away matches in a row.
+    pub(crate) breaks: Option<usize>,
 }
 
 /// The hub of league `id`.
@@ -61,37 +100,157 @@ pub(crate) async fn hub(app: &Shared, id: &str) -> Result<Hub, ApiError> {
             number: p.number,
             on: day(p.created),
             id: p.id,
+            what: None,
         })
         .collect();
     let stable = versions.first().map(|p| format!("/p/{}/latest/", p.id));
     let (season, _) = super::season::load(app, id).await?;
-    let (mut counts_of, mut log, mut awaiting, mut to_come) =
-        (None, Vec::new(), Vec::new(), Vec::new());
-    if let Some(s) = season {
-        counts_of = Some(counts(&s, today)?);
-        log = steps(&s);
-        awaiting = s.awaiting(today)?;
-        let cur = s.current()?;
-        let name = |t: usize| cur.league.teams[t].name.as_str();
-        to_come = cur
-            .list
-            .matches
-            .iter()
-            .filter(|m| m.date >= today)
-            .map(|m| (m.date, format!("{} v {}", name(m.home), name(m.away))))
-            .collect();
-        to_come.sort();
-    }
-    Ok(Hub {
+    let mut hub = Hub {
         today,
         stable,
         versions,
-        counts: counts_of,
-        log,
-        awaiting,
-        to_come,
+        counts: None,
+        log: Vec::new(),
+        awaiting: Vec::new(),
+        to_come: Vec::new(),
         refused: None,
-    })
+        notice: Vec::new(),
+        tables: Vec::new(),
+        teams: Vec::new(),
+        undrawn: Vec::new(),
+        level: Vec::new(),
+        played: Vec::new(),
+        solves: solves(app, id).await?,
+    };
+    if let Some(s) = season {
+        of_season(&mut hub, &s)?;
+    }
+    Ok(hub)
+}
+
+/// The league's solves that ended with a list, newest first.
+async fn solves(app: &Shared, id: &str) -> Result<Vec<Solve>, ApiError> {
+    let day =
+        |t: i64| chrono::DateTime::from_timestamp(t, 0).map_or(NaiveDate::MIN, |d| d.date_naive());
+    let mut out: Vec<Solve> = app
+        .store
+        .jobs_of_league(id)
+        .await?
+        .into_iter()
+        .filter(|j| j.figures.fixtures.is_some())
+        .map(|j| Solve {
+            on: day(j.submitted),
+            drafts: j.figures.drafts.unwrap_or(0),
+            breaks: j.figures.breaks,
+            job: j.id,
+        })
+        .collect();
+    out.reverse();
+    Ok(out)
+}
+
+/// What the season record tells the hub: counts, log, the matches each action may take, the
+/// tables and what may still be asked for (cups to draw, play-offs).
+fn of_season(hub: &mut Hub, s: &Season) -> Result<(), ApiError> {
+    let today = hub.today;
+    hub.counts = Some(counts(s, today)?);
+    hub.log = steps(s);
+    for p in &mut hub.versions {
+        let n = usize::try_from(p.number).ok();
+        p.what = s
+            .log
+            .iter()
+            .rev()
+            .find(|e| e.list.is_some() && e.list == n)
+            .map(|e| e.what.clone());
+    }
+    hub.awaiting = s.awaiting(today)?;
+    let cur = s.current()?;
+    let lg = &cur.league;
+    let name = |t: usize| lg.teams[t].name.as_str();
+    let pair = |m: &crate::model::Match| (m.date, format!("{} v {}", name(m.home), name(m.away)));
+    hub.to_come = cur
+        .list
+        .matches
+        .iter()
+        .filter(|m| m.date >= today)
+        .map(pair)
+        .collect();
+    hub.to_come.sort();
+    hub.played = cur
+        .list
+        .matches
+        .iter()
+        .filter(|m| m.date < today)
+        .map(pair)
+        .collect();
+    hub.played.sort();
+    hub.teams = (0..lg.teams.len())
+        .filter(|&t| !lg.withdrawn(t))
+        .map(|t| name(t).to_string())
+        .collect();
+    hub.undrawn = lg
+        .cups
+        .iter()
+        .filter(|c| !s.draws.iter().any(|d| d.cup == c.name))
+        .map(|c| c.name.clone())
+        .collect();
+    for d in 0..lg.divisions.len() {
+        let rows = s.standings(&cur, d);
+        let division = lg.divisions[d].name.clone();
+        let open = hub.awaiting.iter().any(|(_, c, _)| *c == division)
+            || cur
+                .list
+                .matches
+                .iter()
+                .any(|m| m.division == d && m.date >= today);
+        if !open && !rows.is_empty() {
+            level(hub, &cur, &rows, d);
+        }
+        hub.tables.push(Table {
+            division,
+            rows: rows
+                .iter()
+                .map(|r| {
+                    let (p, w, dr, l) = (r.played, r.won, r.drawn, r.lost);
+                    (
+                        name(r.team).to_string(),
+                        p,
+                        w,
+                        dr,
+                        l,
+                        r.match_points,
+                        r.game_points,
+                    )
+                })
+                .collect(),
+        });
+    }
+    Ok(())
+}
+
+/// The groups of teams level on match points in division `d`'s finished table (`rows`) with
+/// no play-off among them yet.
+fn level(hub: &mut Hub, cur: &Current, rows: &[Standing], d: usize) {
+    use crate::model::ExtraKind;
+    let lg = &cur.league;
+    let arranged = |a: usize, b: usize| {
+        cur.list.extra.iter().any(|e| {
+            matches!(e.kind, ExtraKind::PlayOff(x) if x == d)
+                && ((e.home, e.away) == (a, b) || (e.home, e.away) == (b, a))
+        })
+    };
+    for group in rows.chunk_by(|a, b| a.match_points == b.match_points) {
+        if group.len() < 2 || arranged(group[0].team, group[1].team) {
+            continue;
+        }
+        let names = group
+            .iter()
+            .map(|r| lg.teams[r.team].name.clone())
+            .collect();
+        hub.level
+            .push((lg.divisions[d].name.clone(), names, group[0].match_points));
+    }
 }
 
 /// Fixtures of the list in force played (with a result), awaiting one, and to come.

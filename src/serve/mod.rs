@@ -18,6 +18,7 @@ mod editor;
 mod error;
 mod forms;
 mod hub;
+mod hub_page;
 mod page;
 mod season;
 pub mod worker;
@@ -309,6 +310,7 @@ fn pages() -> Router<Shared> {
         .route("/leagues/{id}/league.toml", get(editor::download))
         .route("/leagues/{id}/hub", post(editor::season_action))
         .route("/leagues/{id}/upload", post(editor::upload))
+        .route("/leagues/{id}/entries", post(editor::import_entries))
         .route(
             "/leagues/{id}/{section}",
             get(editor::table_form).post(editor::save_table),

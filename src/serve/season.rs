@@ -5,7 +5,7 @@
 
 use super::{error, ApiError, Shared};
 use crate::model::FixtureList;
-use crate::season::record::{Season, SeasonError};
+use crate::season::record::{Entry, Season, SeasonError};
 use crate::season::reschedule;
 use crate::store::{Job, Publication, SeasonUpdate, VersionOf};
 use axum::http::StatusCode;
@@ -172,8 +172,8 @@ pub(crate) async fn publish_job(
 }
 
 /// An operation on a league's season through the API (`POST /api/leagues/{id}/season`), named
-/// by `action`. Withdrawals and new unavailable dates rerun the league, so they are jobs
-/// (`rerun_of`), published like any other.
+/// by `action`. A withdrawal reruns the league here, bounded in time; new unavailable dates
+/// rerun it as a job (`rerun_of`), published like any other.
 #[derive(serde::Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 pub(crate) enum Action {
@@ -202,15 +202,114 @@ pub(crate) enum Action {
         #[serde(default)]
         permitted: bool,
     },
+    /// A team withdraws (rule 11.2): its fixtures scratched, played ones too, and the league
+    /// rerun from today; with `list`, that rerun's list as previewed.
+    Withdraw { team: String, list: Option<String> },
+    /// Results in the LMS fixture file's columns with the score added: division (or cup),
+    /// home team, away team, date, score; one line per match, no header.
+    Results { csv: String },
 }
 
-/// Applies `action` to the season of `league` on the service's today; publishes the new
-/// version when it made one. Answers the log entry (in words) and the publication, if any.
-pub(crate) async fn act(
-    app: &Shared,
-    league: &str,
-    action: Action,
-) -> Result<serde_json::Value, ApiError> {
+/// The results of `Action::Results`: (line, competition, "HOME v AWAY", score).
+fn results_of(csv: &str) -> Result<Vec<(usize, String, String, String)>, SeasonError> {
+    let mut out = Vec::new();
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .from_reader(csv.as_bytes());
+    for (i, row) in reader.records().enumerate() {
+        let line = i + 1;
+        let row = row.map_err(|e| SeasonError::Input(format!("line {line}: {e}")))?;
+        let cells: Vec<&str> = row.iter().collect();
+        let [competition, home, away, _date, score] = cells[..] else {
+            return Err(SeasonError::Input(format!(
+                "line {line}: {} columns; a result has 5: division, home team, away team, date, score",
+                cells.len()
+            )));
+        };
+        out.push((
+            line,
+            competition.into(),
+            format!("{home} v {away}"),
+            score.into(),
+        ));
+    }
+    if out.is_empty() {
+        return Err(SeasonError::Input("no results given".into()));
+    }
+    Ok(out)
+}
+
+/// Enters every result of `csv` on `today`, all or none: the last entry, or the first refusal
+/// with its line.
+fn enter_results(season: &mut Season, today: NaiveDate, csv: &str) -> Result<Entry, SeasonError> {
+    let mut last = None;
+    for (line, competition, fixture, score) in results_of(csv)? {
+        let at = |m: String| format!("line {line} ({fixture}): {m}");
+        let e = season
+            .enter_result(today, &fixture, Some(&competition), &score, None)
+            .map_err(|e| match e {
+                SeasonError::Input(m) => SeasonError::Input(at(m)),
+                SeasonError::Refused(v) => SeasonError::Refused(v.into_iter().map(at).collect()),
+                e => e,
+            })?;
+        last = Some(e.clone());
+    }
+    last.ok_or_else(|| SeasonError::Input("no results given".into()))
+}
+
+/// An action applied to a league's season in memory, not yet stored.
+pub(crate) struct Applied {
+    /// The season after it.
+    pub season: Season,
+    /// Its log entry.
+    pub entry: Entry,
+    /// The revision the season was read at.
+    rev: i64,
+    /// The list in force before it (for the diff).
+    before: FixtureList,
+    /// Versions published before it: it publishes one when the season has more.
+    versions: usize,
+}
+
+impl Applied {
+    /// Whether it publishes a new version of the list.
+    pub(crate) fn publishes(&self) -> bool {
+        self.season.lists.len() > self.versions
+    }
+
+    /// The version number it publishes (the next), counted in the season's lists.
+    pub(crate) fn number(&self) -> usize {
+        self.season.lists.len()
+    }
+
+    /// The entry in words, for the API.
+    fn said(&self) -> serde_json::Value {
+        let e = &self.entry;
+        serde_json::json!({
+            "kind": e.kind.as_str(), "what": e.what, "verdict": e.verdict,
+            "changes": e.changes.iter().map(|c| c.in_words()).collect::<Vec<_>>(),
+        })
+    }
+}
+
+/// A withdrawal's rerun: bounded in time, one search, seed 0.
+fn rerun_options() -> crate::solve::Options {
+    crate::solve::Options {
+        time_limit: RERUN_SECONDS,
+        threads: 1,
+        ..crate::solve::Options::default()
+    }
+}
+
+/// Seconds a withdrawal's rerun may search: a rerun keeps all but the withdrawn team's
+/// fixtures, so it needs far less than a first solve.
+const RERUN_SECONDS: f64 = 10.0;
+
+/// Applies `action` to the season of `league` on the service's today, in memory: nothing is
+/// stored until `commit`.
+pub(crate) async fn apply(app: &Shared, league: &str, action: Action) -> Result<Applied, ApiError> {
     let (season, rev) = load(app, league).await?;
     let (Some(mut season), Some(rev)) = (season, rev) else {
         return Err(error(
@@ -248,20 +347,46 @@ pub(crate) async fn act(
             } => season
                 .replay(today, &fixture, &defaulted_against, date, permitted)
                 .cloned(),
+            Action::Results { csv } => enter_results(&mut season, today, &csv),
+            Action::Withdraw { team, list: None } => season
+                .reschedule(today, std::slice::from_ref(&team), &[], &rerun_options())
+                .cloned(),
+            Action::Withdraw {
+                team,
+                list: Some(csv),
+            } => {
+                let text = season.league_text().to_string();
+                season
+                    .adopt(today, &text, &csv, std::slice::from_ref(&team), &[])
+                    .cloned()
+            }
         };
         e.map(|e| (season, e))
     })
     .await
     .map_err(|_| error(StatusCode::INTERNAL_SERVER_ERROR, "the operation failed"))?;
     let (season, entry) = entry?;
-    let said = serde_json::json!({
-        "kind": entry.kind.as_str(), "what": entry.what, "verdict": entry.verdict,
-        "changes": entry.changes.iter().map(|c| c.in_words()).collect::<Vec<_>>(),
-    });
-    if season.lists.len() == versions {
+    Ok(Applied {
+        season,
+        entry,
+        rev,
+        before,
+        versions,
+    })
+}
+
+/// Stores an applied action: the record, and the new version when it made one. Answers the
+/// log entry (in words) and the publication, if any.
+pub(crate) async fn commit(
+    app: &Shared,
+    league: &str,
+    a: Applied,
+) -> Result<serde_json::Value, ApiError> {
+    let said = a.said();
+    if !a.publishes() {
         if !app
             .store
-            .update_season(league, &season.to_json(), rev)
+            .update_season(league, &a.season.to_json(), a.rev)
             .await?
         {
             return Err(error(
@@ -272,16 +397,26 @@ pub(crate) async fn act(
         return Ok(serde_json::json!({ "entry": said, "publication": null }));
     }
     let made = Made {
-        before: Some(&before),
+        before: Some(&a.before),
         version: None,
         job: None,
         diff: None,
     };
-    let p = save(app, league, &season, Some(rev), made).await?;
+    let p = save(app, league, &a.season, Some(a.rev), made).await?;
     Ok(serde_json::json!({
         "entry": said,
         "publication": { "id": p.id, "number": p.number, "url": format!("/p/{}/", p.id) },
     }))
+}
+
+/// Applies `action` and stores it (`apply`, then `commit`).
+pub(crate) async fn act(
+    app: &Shared,
+    league: &str,
+    action: Action,
+) -> Result<serde_json::Value, ApiError> {
+    let a = apply(app, league, action).await?;
+    commit(app, league, a).await
 }
 
 /// Where the season of `league` stands, for the API: today, the matches awaiting a result and

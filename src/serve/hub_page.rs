@@ -1,0 +1,277 @@
+//! The season on a league's page, in maud: where it stands, the actions that fit the moment
+//! (each previewed before it publishes), the tables, the published versions, the solves with
+//! their drafts, and the log. The data is `hub::Hub`; the handlers are in `editor.rs`.
+
+use super::hub::Hub;
+use chrono::NaiveDate;
+use maud::{html, Markup};
+
+/// A date as the pages write it: 4 Dec 2026.
+fn day(d: NaiveDate) -> String {
+    crate::model::short_date(d)
+}
+
+/// Where the season stands; with `csrf` (the secretary's), the actions too.
+pub(crate) fn season(id: &str, hub: &Hub, csrf: Option<&str>, version: i64) -> Markup {
+    html! {
+        section #season {
+            h2 { "The season" }
+            p { "Today is " (day(hub.today)) "." }
+            @if let Some(why) = &hub.refused {
+                p.error role="alert" { "Not done: " (why) }
+            }
+            @if !hub.notice.is_empty() {
+                div.todo role="status" { ul { @for n in &hub.notice { li { (n) } } } }
+            }
+            @if let Some(stable) = &hub.stable {
+                p {
+                    "The clubs' link, always the current list: "
+                    a href=(stable) { (stable) }
+                }
+                @if let Some((played, awaiting, to_come)) = hub.counts {
+                    p { (played) " fixtures played, " (awaiting) " awaiting a result, " (to_come) " to come." }
+                }
+                @if let Some(csrf) = csrf { (actions(id, hub, csrf, version)) }
+                (tables(hub))
+                (versions(hub))
+            } @else {
+                p {
+                    "Nothing is published yet: "
+                    @if csrf.is_some() { a href={ "/?league=" (id) } { "solve it" } } @else { "the secretary solves it" }
+                    " and publishes a list; the season starts then."
+                }
+            }
+            (solves(hub, csrf.is_some()))
+            (log(hub))
+        }
+    }
+}
+
+/// The hidden fields of a hub form: the session's CSRF token, the league version it was read
+/// from, and the action.
+fn hub_fields(csrf: &str, version: i64, action: &str) -> Markup {
+    html! {
+        input type="hidden" name="csrf" value=(csrf);
+        input type="hidden" name="version" value=(version);
+        input type="hidden" name="action" value=(action);
+    }
+}
+
+/// A hub form posting `action`, with its fields.
+fn hub_form(id: &str, csrf: &str, version: i64, action: &str, fields: Markup) -> Markup {
+    html! {
+        form method="post" action={ "/leagues/" (id) "/hub" } {
+            (hub_fields(csrf, version, action))
+            (fields)
+        }
+    }
+}
+
+/// The season's actions that fit the moment.
+fn actions(id: &str, hub: &Hub, csrf: &str, version: i64) -> Markup {
+    let form = |action: &str, fields: Markup| hub_form(id, csrf, version, action, fields);
+    html! {
+        h3 { "Results" }
+        @if hub.awaiting.is_empty() {
+            p.muted { "No match played so far is waiting for its result." }
+        } @else {
+            (form("result", html! {
+                label for="result-fixture" { "Match" }
+                select #result-fixture name="fixture" {
+                    @for (d, c, f) in &hub.awaiting {
+                        option value={ (f) "\t" (c) } { (day(*d)) " " (f) " (" (c) ")" }
+                    }
+                }
+                label for="result-score" { "Score, home first (for example 3-1 or 2.5-1.5)" }
+                input #result-score name="score" required inputmode="decimal";
+                label for="result-winner" { "For a cup tie level on points: the team that went through" }
+                select #result-winner name="winner" {
+                    option value="" { "(not a tie level on points)" }
+                    @for t in &hub.teams { option { (t) } }
+                }
+                button type="submit" { "Record the result" }
+            }))
+            form.upload method="post" action={ "/leagues/" (id) "/hub" } {
+                (hub_fields(csrf, version, "results"))
+                label for="resultsFile" { "Or import results: one line per match with division, home team, away team, date and score (the LMS fixture file with the score added)" }
+                input #resultsFile type="file" accept=".csv,text/csv,text/plain";
+                label for="results" { "or paste them" }
+                textarea #results name="results" rows="3" spellcheck="false" {}
+                button type="submit" { "Import the results" }
+            }
+        }
+        @if !hub.to_come.is_empty() {
+            h3 { "Postpone a match" }
+            (form("postpone", html! {
+                label for="postpone-fixture" { "Match" }
+                select #postpone-fixture name="fixture" {
+                    @for (d, f) in &hub.to_come { option value=(f) { (day(*d)) " " (f) } }
+                }
+                label for="postpone-to" { "New date (leave empty for the best date from tomorrow)" }
+                input #postpone-to name="to" type="date" min=(hub.today.succ_opt().unwrap_or(hub.today));
+                button type="submit" { "See the change" }
+            }))
+        }
+        h3 { "A team withdraws" }
+        p.help { "Rule 11.2: every result of a withdrawn team is struck out, matches already played too, and its remaining fixtures are cancelled. The rest of the league stays where it is as far as it can." }
+        (form("withdraw", html! {
+            label for="withdraw-team" { "Team" }
+            select #withdraw-team name="team" { @for t in &hub.teams { option { (t) } } }
+            button type="submit" { "See the change" }
+        }))
+        @if !hub.played.is_empty() {
+            h3 { "Replay a match" }
+            p.help { "Rule 6.2.2: after a serious default the match is replayed, on a date convenient to the side defaulted against." }
+            (form("replay", html! {
+                label for="replay-fixture" { "Match" }
+                select #replay-fixture name="fixture" {
+                    @for (d, f) in &hub.played { option value=(f) { (day(*d)) " " (f) } }
+                }
+                label for="replay-against" { "The side defaulted against" }
+                select #replay-against name="against" { @for t in &hub.teams { option { (t) } } }
+                label for="replay-date" { "Date set by the Tournament Controller (leave empty for the first convenient date)" }
+                input #replay-date name="date" type="date";
+                label.check { input type="checkbox" name="permitted" value="yes"; " The Fixtures Secretary permits a date after the season's end (rule 2.1)" }
+                button type="submit" { "See the change" }
+            }))
+        }
+        @for c in &hub.undrawn {
+            h3 { (c) }
+            (form("cup", html! {
+                input type="hidden" name="cup" value=(c);
+                button type="submit" { "Draw the " (c) }
+            }))
+        }
+        @for (division, teams, points) in &hub.level {
+            h3 { "Play-off in " (division) }
+            p { (teams.join(", ")) " finished level on " (points) " match points (rule 12)." }
+            (form("play_off", html! {
+                @for t in teams { input type="hidden" name="team" value=(t); }
+                button type="submit" { "Arrange the play-off" }
+            }))
+        }
+    }
+}
+
+/// Each division's table.
+fn tables(hub: &Hub) -> Markup {
+    html! {
+        @if hub.tables.iter().any(|t| t.rows.iter().any(|r| r.1 > 0)) {
+            h3 { "Tables" }
+            @for t in &hub.tables {
+                div.scroll {
+                    table {
+                        caption { (t.division) }
+                        thead { tr {
+                            th scope="col" { "Team" } th scope="col" { "Played" } th scope="col" { "Won" }
+                            th scope="col" { "Drawn" } th scope="col" { "Lost" } th scope="col" { "Points" }
+                            th scope="col" { "Game points" }
+                        } }
+                        tbody { @for r in &t.rows { tr {
+                            th scope="row" { (r.0) } td { (r.1) } td { (r.2) } td { (r.3) } td { (r.4) } td { (r.5) } td { (r.6) }
+                        } } }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The published versions, newest first, each with what made it.
+fn versions(hub: &Hub) -> Markup {
+    html! {
+        h3 { "Published versions" }
+        ul {
+            @for p in hub.versions.iter().rev() {
+                li {
+                    a href={ "/p/" (p.id) "/" } { "Version " (p.number) } ", " (day(p.on))
+                    @if let Some(w) = &p.what { ": " (w) }
+                    @if p.number > 1 { " (" a href={ "/p/" (p.id) "/changes.csv" } { "its changes" } ")" }
+                }
+            }
+        }
+    }
+}
+
+/// The solves with their drafts: each draft's own report, and the comparison.
+fn solves(hub: &Hub, secretary: bool) -> Markup {
+    html! {
+        @if !hub.solves.is_empty() {
+            h3 { "Solves and drafts" }
+            ul {
+                @for s in &hub.solves {
+                    li {
+                        "Solved " (day(s.on))
+                        @if let Some(b) = s.breaks { " (" (b) " times a team plays two home or two away matches in a row)" }
+                        ": "
+                        @if s.drafts > 1 {
+                            @for n in 1..=s.drafts {
+                                a href={ "/api/jobs/" (s.job) "/drafts/" (n) "/report/" } { "draft " (n) } " · "
+                            }
+                            a href={ "/api/jobs/" (s.job) "/compare" } {
+                                @if secretary { "compare them and choose" } @else { "compare them" }
+                            }
+                        } @else {
+                            a href={ "/api/jobs/" (s.job) "/report/" } { "its list" }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The log, newest first.
+fn log(hub: &Hub) -> Markup {
+    html! {
+        @if !hub.log.is_empty() {
+            h3 { "What happened" }
+            div.scroll {
+                table {
+                    thead { tr { th scope="col" { "Date" } th scope="col" { "What" } th scope="col" { "Why it stands" } } }
+                    tbody {
+                        @for s in &hub.log {
+                            tr { td { (day(s.on)) } td { strong { (s.kind) } ": " (s.what) } td { (s.why) } }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// What an action would publish, before it does: what it does, why it stands, every fixture
+/// it changes, and a button that publishes it (the same form again, confirmed).
+pub(crate) struct Preview<'a> {
+    pub(crate) id: &'a str,
+    pub(crate) league: &'a str,
+    pub(crate) what: &'a str,
+    pub(crate) why: &'a str,
+    pub(crate) changes: Vec<String>,
+    pub(crate) number: usize,
+    /// The posted form's fields, sent again with `confirm`.
+    pub(crate) fields: &'a [(String, String)],
+}
+
+/// The preview page.
+pub(crate) fn preview_page(p: &Preview<'_>) -> String {
+    let body = html! {
+        nav.row { a href={ "/leagues/" (p.id) "#season" } { "Back to the league" } }
+        h1 { "Check before publishing" }
+        p { (p.what) }
+        p.muted { (p.why) }
+        h2 { "What changes for the clubs" }
+        @if p.changes.is_empty() {
+            p { "No fixture moves." }
+        } @else {
+            ul #changes { @for c in &p.changes { li { (c) } } }
+        }
+        form method="post" action={ "/leagues/" (p.id) "/hub" } {
+            @for (k, v) in p.fields { input type="hidden" name=(k) value=(v); }
+            input type="hidden" name="confirm" value="yes";
+            button type="submit" #publish { "Publish as version " (p.number) }
+        }
+        p { a href={ "/leagues/" (p.id) "#season" } { "Cancel: change nothing" } }
+    };
+    super::forms::page(&format!("{}: check before publishing", p.league), body)
+}
