@@ -505,7 +505,11 @@ impl Season {
             today,
             Proposal {
                 kind: told.kind,
-                what: format!("{}; the league rerun from {today}", told.said.join("; ")),
+                what: format!(
+                    "{}; the league rerun from {}",
+                    told.said.join("; "),
+                    crate::model::short_date(today)
+                ),
                 agreed: None,
                 verdict: "checked: every rule holds, and nothing before today moved".into(),
                 league_text: Some(told.text),

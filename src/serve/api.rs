@@ -103,10 +103,15 @@ pub(crate) async fn league(State(app): State<Shared>, l: LeagueOf<false>) -> Ans
     for j in &jobs {
         statuses.push(status_json(&app.store, j).await);
     }
-    let publications: Vec<serde_json::Value> = pubs
-        .iter()
-        .map(|p| serde_json::json!({ "id": p.id, "number": p.number, "created": p.created, "url": format!("/p/{}/", p.id) }))
-        .collect();
+    let mut publications = Vec::new();
+    for p in &pubs {
+        // The league version it was checked against (`versions/{n}` gives its file).
+        let v = app.store.version(&p.version).await?.map(|v| v.number);
+        publications.push(serde_json::json!({
+            "id": p.id, "number": p.number, "created": p.created, "url": format!("/p/{}/", p.id),
+            "league_version": v,
+        }));
+    }
     Ok(Json(serde_json::json!({
         "id": league.id, "name": league.name, "versions": league.versions,
         "access": if l.access == Access::Owner { "owner" } else { "committee" },

@@ -271,15 +271,15 @@ pub(crate) async fn accept_form(
     Form(form): Form<CsrfForm>,
 ) -> Answer {
     let c = changing(&app, &headers, Some(&form.csrf)).await?;
-    app.store
+    let league = app
+        .store
         .accept(&token, &c.user)
         .await?
         .ok_or(ApiError::NotFound)?;
-    Ok((
-        StatusCode::SEE_OTHER,
-        [(header::LOCATION, HeaderValue::from_static("/"))],
-    )
-        .into_response())
+    // The member lands on the league's page (ids are hex: the header value is valid).
+    let to = HeaderValue::from_str(&format!("/leagues/{league}"))
+        .unwrap_or_else(|_| HeaderValue::from_static("/leagues"));
+    Ok((StatusCode::SEE_OTHER, [(header::LOCATION, to)]).into_response())
 }
 
 /// Accounts one address may create in `WINDOW` seconds.

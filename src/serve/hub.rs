@@ -16,6 +16,8 @@ pub(crate) struct Published {
     pub(crate) on: NaiveDate,
     /// What made it, from the season's log.
     pub(crate) what: Option<String>,
+    /// Its list (CSV).
+    csv: String,
 }
 
 /// One step of the season's log.
@@ -101,6 +103,7 @@ pub(crate) async fn hub(app: &Shared, id: &str) -> Result<Hub, ApiError> {
             on: day(p.created),
             id: p.id,
             what: None,
+            csv: p.csv,
         })
         .collect();
     let stable = versions.first().map(|p| format!("/p/{}/latest/", p.id));
@@ -155,8 +158,10 @@ fn of_season(hub: &mut Hub, s: &Season) -> Result<(), ApiError> {
     let today = hub.today;
     hub.counts = Some(counts(s, today)?);
     hub.log = steps(s);
+    // A publication is the season's list with its text (one action, such as an import of
+    // results, may make several lists and publish the last).
     for p in &mut hub.versions {
-        let n = usize::try_from(p.number).ok();
+        let n = s.lists.iter().rposition(|l| l.csv == p.csv).map(|k| k + 1);
         p.what = s
             .log
             .iter()

@@ -69,6 +69,14 @@ fn hub_form(id: &str, csrf: &str, version: i64, action: &str, fields: Markup) ->
 
 /// The season's actions that fit the moment.
 fn actions(id: &str, hub: &Hub, csrf: &str, version: i64) -> Markup {
+    html! {
+        (results(id, hub, csrf, version))
+        (changes(id, hub, csrf, version))
+    }
+}
+
+/// A result for a match played, or many imported at once.
+fn results(id: &str, hub: &Hub, csrf: &str, version: i64) -> Markup {
     let form = |action: &str, fields: Markup| hub_form(id, csrf, version, action, fields);
     html! {
         h3 { "Results" }
@@ -100,6 +108,13 @@ fn actions(id: &str, hub: &Hub, csrf: &str, version: i64) -> Markup {
                 button type="submit" { "Import the results" }
             }
         }
+    }
+}
+
+/// The changes to the list: postponement, withdrawal, replay, cup draws, play-offs.
+fn changes(id: &str, hub: &Hub, csrf: &str, version: i64) -> Markup {
+    let form = |action: &str, fields: Markup| hub_form(id, csrf, version, action, fields);
+    html! {
         @if !hub.to_come.is_empty() {
             h3 { "Postpone a match" }
             (form("postpone", html! {
@@ -146,8 +161,11 @@ fn actions(id: &str, hub: &Hub, csrf: &str, version: i64) -> Markup {
             h3 { "Play-off in " (division) }
             p { (teams.join(", ")) " finished level on " (points) " match points (rule 12)." }
             (form("play_off", html! {
-                @for t in teams { input type="hidden" name="team" value=(t); }
-                button type="submit" { "Arrange the play-off" }
+                fieldset {
+                    legend { "The teams it settles (untick those whose place does not matter)" }
+                    @for t in teams { label.check { input type="checkbox" name="team" value=(t) checked; " " (t) } }
+                }
+                button type="submit" { "See the play-off" }
             }))
         }
     }
@@ -248,7 +266,7 @@ pub(crate) struct Preview<'a> {
     pub(crate) what: &'a str,
     pub(crate) why: &'a str,
     pub(crate) changes: Vec<String>,
-    pub(crate) number: usize,
+    pub(crate) number: i64,
     /// The posted form's fields, sent again with `confirm`.
     pub(crate) fields: &'a [(String, String)],
 }

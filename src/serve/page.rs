@@ -39,7 +39,13 @@ nav a { margin-right: 1em; }
 .error, .field-error { color: #b71c1c; }
 .field-error p { margin: 0.2em 0; }
 .todo { background: #fff8e1; padding: 0.2em 1em; }
-fieldset { border: 1px solid #ccc; margin: 0.6em 0; }
+fieldset { border: 1px solid #ccc; margin: 0.6em 0; min-width: 0; }
+a { overflow-wrap: anywhere; }
+.scroll { overflow-x: auto; max-width: 100%; }
+#season table { border-collapse: collapse; margin: 0.4em 0 1em; }
+#season caption { font-weight: 600; text-align: left; }
+#season td, #season th { padding: 0.2em 0.5em; border-bottom: 1px solid #ddd; text-align: left; }
+#changes li { margin: 0.2em 0; }
 .months { display: flex; flex-wrap: wrap; gap: 0.8em; }
 table.month { border-collapse: collapse; font-size: 0.85em; }
 table.month caption { font-weight: 600; text-align: left; }
@@ -192,7 +198,12 @@ progress { width: 24em; height: 1.2em; }
 #figures td, #figures th { padding: 0.2em 0.8em; text-align: left; border-bottom: 1px solid #ddd; }
 iframe { width: 100%; height: 70vh; border: 1px solid #ccc; margin-top: 1em; }
 .muted { color: #666; }
-fieldset { border: 1px solid #ccc; margin: 0.8em 0; }
+fieldset { border: 1px solid #ccc; margin: 0.8em 0; min-width: 0; }
+.row > * { max-width: 100%; }
+#diff, #moves, #figures { display: block; overflow-x: auto; max-width: 100%; }
+progress { max-width: 100%; }
+#published, #inviteLink, #compareLink { overflow-wrap: anywhere; }
+@media (max-width: 500px) { body { margin: 0.6em; } }
 .skip { position: absolute; left: -9999px; }
 .skip:focus { left: 1em; top: 1em; background: #fff; padding: 0.5em; z-index: 9; }
 </style>

@@ -271,6 +271,8 @@ pub(crate) struct Applied {
     before: FixtureList,
     /// Versions published before it: it publishes one when the season has more.
     versions: usize,
+    /// The number its publication would take.
+    next: i64,
 }
 
 impl Applied {
@@ -279,9 +281,9 @@ impl Applied {
         self.season.lists.len() > self.versions
     }
 
-    /// The version number it publishes (the next), counted in the season's lists.
-    pub(crate) fn number(&self) -> usize {
-        self.season.lists.len()
+    /// The version number its publication would take.
+    pub(crate) fn number(&self) -> i64 {
+        self.next
     }
 
     /// The entry in words, for the API.
@@ -320,6 +322,12 @@ pub(crate) async fn apply(app: &Shared, league: &str, action: Action) -> Result<
     let today = app.cfg.today();
     let before = season.current()?.list;
     let versions = season.lists.len();
+    let next = app
+        .store
+        .publications(league)
+        .await?
+        .last()
+        .map_or(1, |p| p.number + 1);
     let entry = tokio::task::spawn_blocking(move || {
         let e = match action {
             Action::Result {
@@ -372,6 +380,7 @@ pub(crate) async fn apply(app: &Shared, league: &str, action: Action) -> Result<
         rev,
         before,
         versions,
+        next,
     })
 }
 
