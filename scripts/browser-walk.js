@@ -201,7 +201,7 @@ const addDays = (day, n) => iso(new Date(Date.parse(day + "T00:00:00Z") + n * 86
   await page.waitForFunction(() => document.getElementById("agreedFixture").options.length > 0);
   const draft2csv = await page.evaluate(async () => (await fetch(draftUrl())).text());
   fs.writeFileSync(OUT + "/draft2.csv", draft2csv);
-  const pick = await page.$$eval("#agreedFixture option", (os) => os.find((o) => o.textContent.startsWith("2026-11")).value);
+  const pick = await page.$$eval("#agreedFixture option", (os) => os.find((o) => o.dataset.date.startsWith("2026-11")).value);
   const [home, away] = pick.split("\t");
   fs.writeFileSync(OUT + "/solved.toml", await page.inputValue("#league"));
   const suggested = JSON.parse(execFileSync(BIN,
@@ -263,14 +263,17 @@ const addDays = (day, n) => iso(new Date(Date.parse(day + "T00:00:00Z") + n * 86
   const postponed = await publish(page, "postpone-preview");
   const to = postponed.map((c) => c.match(/moves from .* to (.*)$/)).find((m) => m);
   if (!to || iso(new Date(to[1] + " UTC")) <= today) throw new Error(`${moved} postponed into the past: ${postponed}`);
-  // Every date offered for a move is after today.
+  // A move agreed by the clubs: every date offered is after today, best first, with what it
+  // costs in words; the first taken, previewed and published.
+  await page.click("text=Show the dates it can move to");
+  await page.waitForSelector("text=Against the list now");
+  const offered = await page.$$eval(".move-here", (b) => b.map((x) => x.dataset.date));
+  if (!offered.length || offered.some((d) => d <= today)) throw new Error(`moves offered: ${offered}`);
+  await look(page, "moves");
+  await page.click(".move-here");
+  const movedTo = await publish(page, "move-preview");
+  if (!movedTo.some((c) => c.includes(" moves from "))) throw new Error("the move moved nothing: " + movedTo);
   const league = async () => (await page.request.get(`${base}/api/leagues/${leagueId}`)).json();
-  const newest = (await league()).publications.pop();
-  const toCome = await page.$eval("#postpone-fixture", (s) => s.value);
-  const offers = await (await page.request.get(`${base}/api/publications/${newest.id}/moves?fixture=${encodeURIComponent(toCome)}`)).json();
-  const early = (offers.moves || offers).filter((m) => m.date <= today);
-  if (early.length) throw new Error("moves offered before today: " + JSON.stringify(early));
-
   // An old draft published again over the season: the page names the changes it would make
   // and asks a second time (not clicked).
   await page.click("text=compare them and choose");

@@ -913,17 +913,25 @@ fn unfinished(e: &InputError) -> bool {
         || (e.key == "team" && matches!(e.problem, Problem::Missing(_)))
 }
 
-/// What is left to do before the league can be solved (in the loader's words).
-pub fn pending(text: &str) -> Vec<String> {
-    match parse_league(text, "league.toml") {
-        Ok(_) => Vec::new(),
-        Err(e) => {
-            e.0.iter()
-                .filter(|e| unfinished(e))
-                .map(|e| e.problem.to_string())
-                .collect()
-        }
-    }
+/// What is left to do before the league can be solved, in the forms' words, each with the
+/// form that does it (a path under the league's page).
+pub fn pending(text: &str) -> Vec<(String, &'static str)> {
+    let Err(e) = parse_league(text, "league.toml") else {
+        return Vec::new();
+    };
+    e.0.iter()
+        .filter(|e| unfinished(e))
+        .map(|e| match &e.problem {
+            Problem::NoOpponent { team, division } => (
+                format!("{team} is the only team in {division}: add another team to it, or move {team} to another division"),
+                "team/new",
+            ),
+            _ => (
+                "the league has no teams yet: add each with its name, club and division".into(),
+                "team/new",
+            ),
+        })
+        .collect()
 }
 
 /// The errors of a league file that stop an edit (all but [`unfinished`] ones).

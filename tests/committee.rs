@@ -211,7 +211,9 @@ fn the_site_has_a_page_per_division_and_club_and_no_external_resources() {
                     .position(|x| x.name == d.name)
                     .unwrap()
             {
-                assert!(page.contains(&date), "{date} missing from {}", d.name);
+                let day = fixtures::model::parse_iso_date(&date).unwrap();
+                let shown = fixtures::model::short_date(day);
+                assert!(page.contains(&shown), "{shown} missing from {}", d.name);
             }
         }
     }

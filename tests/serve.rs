@@ -1416,6 +1416,8 @@ fn the_committee_reads_the_season_and_strangers_find_nothing() {
             );
             assert_eq!(code, 404, "{path} {body}");
         }
+        let moves = format!("/leagues/{league}/moves?fixture=Horsham%201%20v%20Lewes%201");
+        assert_eq!(s.call("GET", &moves, Some(who), None).0, 404);
     }
     for path in [
         format!("/leagues/{league}"),

@@ -19,6 +19,7 @@
 //! SEQUENCE (RFC 5546), and a fixture no longer in the list (scratched) stays as
 //! STATUS:CANCELLED.
 
+use crate::model::short_date;
 use crate::model::{FixtureList, Match};
 use crate::model::{Format, League, TeamId};
 use chrono::{Datelike, Days, NaiveDate};
@@ -239,8 +240,14 @@ pub fn strip(league: &League, rows: &[&Match], t: TeamId) -> Vec<(&'static str, 
                 .filter(|r| (r.home == t || r.away == t) && r.date >= m && r.date <= end)
                 .collect();
             match games.first() {
-                Some(r) if r.home == t => ("H", format!("{}: home v {}", r.date, name(r.away))),
-                Some(r) => ("A", format!("{}: away at {}", r.date, name(r.home))),
+                Some(r) if r.home == t => (
+                    "H",
+                    format!("{}: home v {}", short_date(r.date), name(r.away)),
+                ),
+                Some(r) => (
+                    "A",
+                    format!("{}: away at {}", short_date(r.date), name(r.home)),
+                ),
                 None if week_closed(m) => ("C", format!("week of {m}: closed")),
                 None => ("I", format!("week of {m}: no match")),
             }
@@ -303,7 +310,7 @@ impl Site<'_> {
                 tbody {
                     @for r in rows {
                         tr {
-                            td { (r.date) }
+                            td { (short_date(r.date)) }
                             td { (r.date.weekday()) }
                             td { (self.league.divisions[self.league.teams[r.home].division].name) }
                             td { (self.team(r.home)) }
@@ -376,7 +383,7 @@ impl Site<'_> {
                             th { (self.team(h)) }
                             @for &a in &teams {
                                 @if h == a { td.self {} }
-                                @else { td { @if let Some(dt) = at.get(&(h, a)) { (dt) } } }
+                                @else { td { @if let Some(dt) = at.get(&(h, a)) { (short_date(*dt)) } } }
                             }
                         }
                     }
@@ -389,7 +396,7 @@ impl Site<'_> {
                     tr {
                         th {}
                         @for m in &weeks {
-                            th title=(format!("week of {m}")) {
+                            th title=(format!("week of {}", short_date(*m))) {
                                 @if m.day() <= 7 { (m.format("%b")) }
                             }
                         }
@@ -480,7 +487,7 @@ impl Site<'_> {
                                 @let home = r.home == t;
                                 @let venue = lg.fixture_venue(r.home, r.away);
                                 tr {
-                                    td { (r.date.format("%d/%m/%Y")) }
+                                    td { (short_date(r.date)) }
                                     td { (r.date.weekday()) }
                                     td { (if home { "H" } else { "A" }) }
                                     td { (self.team(if home { r.away } else { r.home })) }

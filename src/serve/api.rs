@@ -1013,10 +1013,14 @@ impl<const OWNER: bool> FromRequestParts<Shared> for PublicationOf<OWNER> {
     }
 }
 
-/// A date of a request (today when absent), else 400 saying which is not a date.
-fn day(text: Option<&str>, what: &str) -> Result<chrono::NaiveDate, ApiError> {
+/// A date of a request (`today` when absent), else 400 saying which is not a date.
+fn day(
+    text: Option<&str>,
+    what: &str,
+    today: chrono::NaiveDate,
+) -> Result<chrono::NaiveDate, ApiError> {
     match text {
-        None => Ok(chrono::Local::now().date_naive()),
+        None => Ok(today),
         Some(t) => model::parse_iso_date(t.trim()).ok_or_else(|| {
             error(
                 StatusCode::BAD_REQUEST,
@@ -1063,29 +1067,25 @@ pub(crate) async fn moves(
     Query(q): Query<MovesQuery>,
 ) -> Answer {
     let (league, list) = (&p.league, &p.list);
-    let agreed = day(q.agreed.as_deref(), "agreed")?;
+    let agreed = day(q.agreed.as_deref(), "agreed", app.cfg.today())?;
     let index = fixture(league, list, &q.fixture)?;
     let m = list.matches[index];
     // From tomorrow: a fixture does not move into the past.
-    let found = crate::season::suggest::suggest(
+    let moves: Vec<serde_json::Value> = super::season::offers(
         league,
         list,
         index,
-        app.cfg.today().succ_opt().unwrap_or(league.start),
-    );
-    let moves: Vec<serde_json::Value> = found
-        .iter()
-        .map(|s| {
-            let window = league
-                .changes
-                .as_ref()
-                .map(|ch| crate::season::changes::classify(ch, m.date, s.date, agreed));
-            serde_json::json!({
-                "date": s.date, "change": s.change, "costs": s.costs,
-                "window": window.as_ref().map(|w| w.key()), "reason": window.as_ref().map(|w| w.reason().to_string()),
-            })
+        app.cfg.today(),
+        agreed,
+    )
+    .iter()
+    .map(|o| {
+        serde_json::json!({
+            "date": o.date, "change": o.change, "costs": o.costs,
+            "window": o.window.as_ref().map(|w| w.0), "reason": o.window.as_ref().map(|w| &w.1),
         })
-        .collect();
+    })
+    .collect();
     Ok(Json(serde_json::json!({
         "fixture": format!("{} v {}", league.teams[m.home].name, league.teams[m.away].name),
         "date": m.date, "moves": moves,
@@ -1102,10 +1102,10 @@ pub(crate) async fn move_published(
     p: PublicationOf<true>,
     Json(req): Json<MoveRequest>,
 ) -> Answer {
-    let to = day(Some(&req.date), "date")?;
+    let to = day(Some(&req.date), "date", app.cfg.today())?;
     let today = app.cfg.today();
     let agreed = match req.agreed.as_deref() {
-        Some(a) => day(Some(a), "agreed")?,
+        Some(a) => day(Some(a), "agreed", today)?,
         None => today,
     };
     let at = &p.publication.league;

@@ -281,6 +281,46 @@ pub(crate) async fn season_action(
     Ok(Html(page).into_response())
 }
 
+/// `?fixture=HOME v AWAY[&agreed=DATE]` of the moves page.
+#[derive(serde::Deserialize)]
+pub(crate) struct MovesQuery {
+    fixture: String,
+    agreed: Option<String>,
+}
+
+/// `GET /leagues/{id}/moves`: every date a league match to come could move to, from tomorrow,
+/// best first, with what each costs in words and what rule 2.6 says; a button per date that
+/// previews the move (`season_action`).
+pub(crate) async fn moves(
+    State(app): State<Shared>,
+    sec: Secretary,
+    axum::extract::Query(q): axum::extract::Query<MovesQuery>,
+) -> Answer {
+    let today = app.cfg.today();
+    let agreed = match q.agreed.as_deref().filter(|a| !a.trim().is_empty()) {
+        Some(a) => crate::model::parse_iso_date(a.trim()).ok_or_else(|| {
+            super::error(StatusCode::BAD_REQUEST, "the agreed date is not a date")
+        })?,
+        None => today,
+    };
+    let (season, _) = super::season::load(&app, &sec.id).await?;
+    let cur = season.ok_or(ApiError::NotFound)?.current()?;
+    let (league, list) = (&cur.league, &cur.list);
+    let index = crate::season::suggest::find_fixture(league, list, &q.fixture)
+        .map_err(|e| super::error(StatusCode::BAD_REQUEST, &e.to_string()))?;
+    let offers = super::season::offers(league, list, index, today, agreed);
+    let page = super::hub_page::moves_page(&super::hub_page::Moves {
+        id: &sec.id,
+        csrf: &sec.csrf,
+        version: sec.v.number,
+        fixture: &q.fixture,
+        now: list.matches[index].date,
+        agreed,
+        offers: &offers,
+    });
+    Ok(Html(page).into_response())
+}
+
 /// The league's page again, saying why the action was refused (422).
 async fn refused_page(app: &Shared, id: &str, v: &Version, csrf: &str, why: String) -> Answer {
     let mut hub = super::hub::hub(app, id).await?;
@@ -324,6 +364,12 @@ fn hub_action(form: &Posted) -> Result<super::season::Action, String> {
         "postpone" => Action::Postpone {
             fixture: posted(form, "fixture"),
             to: date("to")?,
+        },
+        "move" => Action::Move {
+            fixture: posted(form, "fixture"),
+            to: date("to")?.ok_or("give the new date")?,
+            agreed: date("agreed")?,
+            exceptional: posted(form, "exceptional") == "yes",
         },
         "withdraw" => Action::Withdraw {
             team: posted(form, "team"),

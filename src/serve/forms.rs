@@ -123,7 +123,9 @@ pub(crate) fn overview_page(
             " · " a href={ "/?league=" (id) } { "Solve it" }
         }
         @if !pending.is_empty() {
-            div.todo { p { "Before it can be solved:" } ul { @for p in &pending { li { (p) } } } }
+            div.todo { p { "Before it can be solved:" } ul { @for (p, form) in &pending {
+                li { (p) " · " a href={ "/leagues/" (id) "/" (form) } { "Add a team" } }
+            } } }
         }
         (super::hub_page::season(id, hub, Some(csrf), v.number))
         @for s in edit::SECTIONS { (section(id, v, s)) }

@@ -116,6 +116,16 @@ fn changes(id: &str, hub: &Hub, csrf: &str, version: i64) -> Markup {
     let form = |action: &str, fields: Markup| hub_form(id, csrf, version, action, fields);
     html! {
         @if !hub.to_come.is_empty() {
+            h3 { "Move a match" }
+            form method="get" action={ "/leagues/" (id) "/moves" } {
+                label for="move-fixture" { "Match" }
+                select #move-fixture name="fixture" {
+                    @for (d, f) in &hub.to_come { option value=(f) { (day(*d)) " " (f) } }
+                }
+                label for="move-agreed" { "The day the clubs agreed it (rule 2.6)" }
+                input #move-agreed name="agreed" type="date" value=(hub.today);
+                button type="submit" { "Show the dates it can move to" }
+            }
             h3 { "Postpone a match" }
             (form("postpone", html! {
                 label for="postpone-fixture" { "Match" }
@@ -292,4 +302,70 @@ pub(crate) fn preview_page(p: &Preview<'_>) -> String {
         p { a href={ "/leagues/" (p.id) "#season" } { "Cancel: change nothing" } }
     };
     super::forms::page(&format!("{}: check before publishing", p.league), body)
+}
+
+/// The moves page's content.
+pub(crate) struct Moves<'a> {
+    pub(crate) id: &'a str,
+    pub(crate) csrf: &'a str,
+    pub(crate) version: i64,
+    pub(crate) fixture: &'a str,
+    /// Its date now.
+    pub(crate) now: NaiveDate,
+    /// When the clubs agreed the move.
+    pub(crate) agreed: NaiveDate,
+    pub(crate) offers: &'a [super::season::Offer],
+}
+
+/// How a date compares with the list now, in words.
+fn against(change: f64) -> String {
+    if change < -0.5 {
+        format!("better by {:.0}", -change)
+    } else if change > 0.5 {
+        format!("worse by {change:.0}")
+    } else {
+        "the same".into()
+    }
+}
+
+/// Every date a match can move to, best first, each with a button that previews the move.
+pub(crate) fn moves_page(m: &Moves<'_>) -> String {
+    let body = html! {
+        nav.row { a href={ "/leagues/" (m.id) "#season" } { "Back to the league" } }
+        h1 { "Move " (m.fixture) }
+        p { "Now on " (day(m.now)) ". Every date below keeps every rule; the best first. Agreed on " (day(m.agreed)) "." }
+        @if m.offers.is_empty() {
+            p { "No date from tomorrow keeps every rule." }
+        } @else {
+            div.scroll { table #moves {
+                thead { tr {
+                    th scope="col" { "Date" } th scope="col" { "Against the list now" }
+                    th scope="col" { "What it costs or gains" } th scope="col" { "Rule 2.6" } th scope="col" { "" }
+                } }
+                tbody { @for o in m.offers {
+                    @let allowed = o.window.as_ref().is_none_or(|w| w.0 != "invalid");
+                    @let exceptional = o.window.as_ref().is_some_and(|w| w.0 == "exceptional");
+                    tr {
+                        td { (day(o.date)) }
+                        td { (against(o.change)) }
+                        td { (if o.costs.is_empty() { "nothing changes for either team".to_string() } else { o.costs.join("; ") }) }
+                        td { (o.window.as_ref().map_or("", |w| w.1.as_str())) }
+                        td { @if allowed {
+                            form method="post" action={ "/leagues/" (m.id) "/hub" } {
+                                (hub_fields(m.csrf, m.version, "move"))
+                                input type="hidden" name="fixture" value=(m.fixture);
+                                input type="hidden" name="to" value=(o.date);
+                                input type="hidden" name="agreed" value=(m.agreed);
+                                @if exceptional { input type="hidden" name="exceptional" value="yes"; }
+                                button type="submit" .move-here data-date=(o.date) {
+                                    @if exceptional { "Move here (the committee allows it)" } @else { "Move here" }
+                                }
+                            }
+                        } }
+                    }
+                } }
+            } }
+        }
+    };
+    super::forms::page(&format!("move {}", m.fixture), body)
 }

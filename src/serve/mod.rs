@@ -311,6 +311,7 @@ fn pages() -> Router<Shared> {
         .route("/leagues/{id}/hub", post(editor::season_action))
         .route("/leagues/{id}/upload", post(editor::upload))
         .route("/leagues/{id}/entries", post(editor::import_entries))
+        .route("/leagues/{id}/moves", get(editor::moves))
         .route(
             "/leagues/{id}/{section}",
             get(editor::table_form).post(editor::save_table),

@@ -205,6 +205,15 @@ pub(crate) enum Action {
     /// A team withdraws (rule 11.2): its fixtures scratched, played ones too, and the league
     /// rerun from today; with `list`, that rerun's list as previewed.
     Withdraw { team: String, list: Option<String> },
+    /// A league match moved to `to`, a date the clubs agreed on `agreed` (today when absent):
+    /// rule 2.6 decides, `exceptional` when the committee allows it.
+    Move {
+        fixture: String,
+        to: NaiveDate,
+        agreed: Option<NaiveDate>,
+        #[serde(default)]
+        exceptional: bool,
+    },
     /// Results in the LMS fixture file's columns with the score added: division (or cup),
     /// home team, away team, date, score; one line per match, no header.
     Results { csv: String },
@@ -356,6 +365,14 @@ pub(crate) async fn apply(app: &Shared, league: &str, action: Action) -> Result<
                 .replay(today, &fixture, &defaulted_against, date, permitted)
                 .cloned(),
             Action::Results { csv } => enter_results(&mut season, today, &csv),
+            Action::Move {
+                fixture,
+                to,
+                agreed,
+                exceptional,
+            } => season
+                .change(today, &fixture, to, agreed.unwrap_or(today), exceptional)
+                .cloned(),
             Action::Withdraw { team, list: None } => season
                 .reschedule(today, std::slice::from_ref(&team), &[], &rerun_options())
                 .cloned(),
@@ -452,4 +469,41 @@ pub(crate) async fn status(app: &Shared, league: &str) -> Result<serde_json::Val
         "today": today, "published": true, "versions": season.lists.len(),
         "awaiting": awaiting, "log": log,
     }))
+}
+
+/// A date a league match could move to, as the pages offer it.
+pub(crate) struct Offer {
+    /// The date.
+    pub date: NaiveDate,
+    /// How the list's score changes (negative: better).
+    pub change: f64,
+    /// What the date costs or gains the teams, in words.
+    pub costs: Vec<String>,
+    /// What rule 2.6 says of it: its key (within, exceptional, invalid) and why.
+    pub window: Option<(&'static str, String)>,
+}
+
+/// Every date from tomorrow that match `index` of `list` could move to without breaking a
+/// rule, best first, each with what rule 2.6 says of an agreement made on `agreed`.
+pub(crate) fn offers(
+    league: &crate::model::League,
+    list: &FixtureList,
+    index: usize,
+    today: NaiveDate,
+    agreed: NaiveDate,
+) -> Vec<Offer> {
+    let m = list.matches[index];
+    let from = today.succ_opt().unwrap_or(league.start);
+    crate::season::suggest::suggest(league, list, index, from)
+        .into_iter()
+        .map(|s| Offer {
+            window: league.changes.as_ref().map(|ch| {
+                let w = crate::season::changes::classify(ch, m.date, s.date, agreed);
+                (w.key(), w.reason().to_string())
+            }),
+            date: s.date,
+            change: s.change,
+            costs: s.costs,
+        })
+        .collect()
 }

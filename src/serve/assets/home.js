@@ -45,6 +45,20 @@ function csvRows(text) {
   return rows.filter((r) => r.length > 1 || r[0] !== "");
 }
 // Text safe inside HTML.
+// A date as every page writes it: 4 Dec 2026 (the service's short date).
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const day = (iso) => { const [y, m, d] = String(iso).split("-").map(Number); return d ? `${d} ${MONTHS[m - 1]} ${y}` : String(iso); };
+// How much better a list could be, from the score and the best bound proved.
+const headroom = (score, bound) => (score > 0 ? Math.max(0, (100 * (score - bound)) / score).toFixed(1) : "0.0");
+// A line of a list's changes (status, division, old date, home, away, new date, home, away, why) in words.
+function inWords(l) {
+  const [status, division, od, oh, oa, nd, nh, na, why] = l;
+  const what = (h, a) => `${h} v ${a} (${division})`;
+  const t = status === "moved" ? `${what(nh || oh, na || oa)} moves from ${day(od)} to ${day(nd)}`
+    : status === "scratched" ? `${what(oh, oa)} on ${day(od)} is dropped`
+    : status === "new" ? `${what(nh, na)} is added on ${day(nd)}` : `${what(oh || nh, oa || na)}: ${status}`;
+  return why ? `${t} (${why})` : t;
+}
 const html = (t) => String(t).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 let timer = null;
 $("solve").addEventListener("click", async () => {
@@ -73,8 +87,8 @@ function watch(id, limit) {
     $("state").textContent = s.state;
     $("bar").value = Math.min(1, s.elapsed / limit);
     let text = `${s.elapsed.toFixed(1)} s of ${limit} s`;
-    if (s.incumbent != null) text += `, objective ${s.incumbent.toFixed(2)}`;
-    if (s.bound != null) text += `, bound ${s.bound.toFixed(2)}`;
+    if (s.incumbent != null) text += `, score so far ${s.incumbent.toFixed(0)} (lower is better)`;
+    if (s.incumbent != null && s.bound != null) text += `; no list can be more than ${headroom(s.incumbent, s.bound)}% better`;
     $("progressText").textContent = text;
     if (!["queued", "running"].includes(s.state)) { clearInterval(timer); finished(id, s); }
   }, 500);
@@ -83,9 +97,10 @@ function finished(id, s) {
   $("bar").value = 1;
   if (s.messages && s.messages.length) $("errors").textContent = s.messages.join("\n");
   if (s.state !== "done") return;
-  const rows = [["fixtures", s.fixtures], ["valid", s.valid ? "yes" : "no"], ["breaks", s.breaks],
-    ["objective", s.incumbent != null ? s.incumbent.toFixed(2) : "-"],
-    ["gap", s.gap != null ? (100 * s.gap).toFixed(1) + "%" : "-"]];
+  const rows = [["Fixtures", s.fixtures], ["Keeps every rule", s.valid ? "yes" : "no"],
+    ["Times a team plays two home or two away matches in a row", s.breaks],
+    ["Score (lower is better)", s.incumbent != null ? s.incumbent.toFixed(0) : "-"],
+    ["No list can be better by more than", s.gap != null ? (100 * s.gap).toFixed(1) + "%" : "-"]];
   $("figures").innerHTML = rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join("");
   $("figures").hidden = false;
   $("links").innerHTML = `<a href="/api/jobs/${id}/fixtures.csv" download="fixtures.csv">Download the fixture list (CSV)</a>
@@ -136,7 +151,7 @@ async function showPublication(p) {
     · <a href="${p.url}lms.csv" download="lms.csv">LMS import file</a>`;
   const csv = await (await fetch(`${p.url}fixtures.csv`)).text();
   const rows = csvRows(csv).slice(1);
-  $("moveFixture").innerHTML = rows.map((f) => `<option value="${html(f[2])} v ${html(f[3])}">${html(f[0])} ${html(f[2])} v ${html(f[3])}</option>`).join("");
+  $("moveFixture").innerHTML = rows.map((f) => `<option value="${html(f[2])} v ${html(f[3])}" data-date="${html(f[0])}">${day(f[0])} ${html(f[2])} v ${html(f[3])}</option>`).join("");
   const teams = [...new Set(rows.flatMap((f) => [f[2], f[3]]))].sort();
   $("changeTeam").innerHTML = teams.map((t) => `<option>${html(t)}</option>`).join("");
   $("movePanel").hidden = false;
@@ -149,8 +164,9 @@ $("showMoves").addEventListener("click", async () => {
   const r = await fetch(url);
   const body = await r.json();
   if (!r.ok) { $("errors").textContent = body.error; return; }
-  $("moves").innerHTML = `<tr><th>Date</th><th>Change</th><th>What it costs</th><th>Rule 2.6</th><th></th></tr>` +
-    body.moves.map((m, i) => `<tr><td>${html(m.date)}</td><td>${m.change.toFixed(2)}</td><td>${html(m.costs.join("; ") || "no change for either team")}</td>
+  const against = (c) => (c < 0 ? `better by ${(-c).toFixed(0)}` : c > 0 ? `worse by ${c.toFixed(0)}` : "the same");
+  $("moves").innerHTML = `<tr><th>Date</th><th>Against the list now</th><th>What it costs</th><th>Rule 2.6</th><th></th></tr>` +
+    body.moves.map((m, i) => `<tr><td>${day(m.date)}</td><td>${against(m.change)}</td><td>${html(m.costs.join("; ") || "no change for either team")}</td>
       <td>${html(m.window || "-")}</td><td><button type="button" data-date="${m.date}" class="moveHere">Move here</button></td></tr>`).join("");
   for (const b of document.querySelectorAll(".moveHere")) b.onclick = () => move(fixture, b.dataset.date);
 });
@@ -175,9 +191,9 @@ async function rerunPreview(spec) {
   const diff = await (await fetch(`/api/jobs/${job.id}/files/fixtures.diff.csv`)).text();
   const lines = csvRows(diff);
   const changed = lines.slice(1).filter((l) => l[0] !== "unchanged");
-  $("diff").innerHTML = `<tr>${lines[0].map((h) => `<th>${html(h)}</th>`).join("")}</tr>` +
-    changed.map((l) => `<tr>${l.map((c) => `<td>${html(c)}</td>`).join("")}</tr>`).join("") +
-    `<tr><td colspan="${lines[0].length}">${lines.length - 1 - changed.length} fixtures unchanged</td></tr>`;
+  $("diff").innerHTML = `<tr><th>What changes for the clubs</th></tr>` +
+    changed.map((l) => `<tr><td>${html(inWords(l))}</td></tr>`).join("") +
+    `<tr><td>${lines.length - 1 - changed.length} fixtures unchanged</td></tr>`;
   $("confirm").hidden = false;
   $("confirm").onclick = async () => {
     const p = await fetch(`/api/jobs/${job.id}/publish`, { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: "{}" });
@@ -205,7 +221,7 @@ async function loadDraft() {
   }
   const csv = await (await fetch(draftUrl())).text();
   const rows = csvRows(csv).slice(1);
-  $("agreedFixture").innerHTML = rows.map((f) => `<option value="${html(f[2])}\t${html(f[3])}">${html(f[0])} ${html(f[2])} v ${html(f[3])}</option>`).join("");
+  $("agreedFixture").innerHTML = rows.map((f) => `<option value="${html(f[2])}\t${html(f[3])}" data-date="${html(f[0])}">${day(f[0])} ${html(f[2])} v ${html(f[3])}</option>`).join("");
   agreed = []; $("agreedList").innerHTML = ""; $("rerunAgreed").hidden = true;
   return csv;
 }
@@ -215,7 +231,7 @@ $("addAgreed").addEventListener("click", () => {
   const date = $("agreedDate").value;
   if (!date) { $("errors").textContent = "Give the agreed date."; return; }
   agreed.push({ home, away, date });
-  $("agreedList").innerHTML = agreed.map((a) => `<li>${html(a.home)} v ${html(a.away)} on ${html(a.date)}</li>`).join("");
+  $("agreedList").innerHTML = agreed.map((a) => `<li>${html(a.home)} v ${html(a.away)} on ${day(a.date)}</li>`).join("");
   $("rerunAgreed").hidden = false;
 });
 $("rerunAgreed").addEventListener("click", async () => {
@@ -235,6 +251,6 @@ async function move(fixture, date) {
   const r = await fetch(`/api/publications/${publication}/move`, { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(req) });
   const body = await r.json();
   if (!r.ok) { $("errors").textContent = [body.error].concat(body.messages || []).join("\n"); return; }
-  $("moved").innerHTML = `${html(fixture)} moved to ${html(date)}: <a href="${body.url}changes.csv" download="changes.csv">what changed</a>`;
+  $("moved").innerHTML = `${html(fixture)} moved to ${day(date)}: <a href="${body.url}changes.csv" download="changes.csv">what changed</a>`;
   showPublication(body);
 }
