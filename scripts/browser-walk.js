@@ -66,7 +66,8 @@ async function noRefusal(page, what) {
 
 // Publishes what the preview shows, back on the league's page.
 async function publish(page, name) {
-  await page.waitForSelector("text=Check before publishing", { timeout: 120000 });
+  await page.waitForSelector("#publish, #season .error", { timeout: 120000 });
+  await noRefusal(page, "refused");
   if (name) await look(page, name);
   const changes = await page.$$eval("#changes li", (l) => l.map((x) => x.textContent));
   const number = (await page.textContent("#publish")).match(/version (\d+)/)[1];
@@ -84,7 +85,7 @@ const addDays = (day, n) => iso(new Date(Date.parse(day + "T00:00:00Z") + n * 86
 (async () => {
   await start("2026-09-01");
   let browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
-  let ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  let ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, locale: "en-GB" });
   let page = await ctx.newPage();
   await page.goto(base + "/");
   await look(page, "login");
@@ -175,7 +176,7 @@ const addDays = (day, n) => iso(new Date(Date.parse(day + "T00:00:00Z") + n * 86
   await draft2.close();
   // The committee: the invitation opened while logged out; the member signs up, comes back
   // to it, joins, lands on the league's page read-only and compares the drafts.
-  const other = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const other = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: "en-GB" });
   const member = await other.newPage();
   pages.push(member);
   await member.goto(invite);
@@ -233,7 +234,7 @@ const addDays = (day, n) => iso(new Date(Date.parse(day + "T00:00:00Z") + n * 86
   // the Knock-Out Cup drawn, a postponement, each previewed, then published.
   await start("2026-09-30");
   browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
-  ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-GB" });
   page = await ctx.newPage();
   await page.goto(base + "/");
   await page.fill("#name", "secretary");
@@ -258,15 +259,27 @@ const addDays = (day, n) => iso(new Date(Date.parse(day + "T00:00:00Z") + n * 86
   });
   const drawn = await publish(page, "cup-preview");
   if (!drawn.some((c) => c.includes("Knock-Out Cup") && c.includes("is added"))) throw new Error("the draw placed no tie: " + drawn);
-  const moved = await page.$eval("#postpone-fixture", (s) => s.value);
-  await page.click("#postpone-to ~ button");
-  const postponed = await publish(page, "postpone-preview");
+  // A postponement to the best date from tomorrow: the first match to come that has one (a
+  // match may have none left in its window, which the page says).
+  let moved = null, postponed = null;
+  for (const option of (await page.$$eval("#postpone-fixture option", (os) => os.map((o) => o.value))).slice(0, 10)) {
+    await page.selectOption("#postpone-fixture", option);
+    await page.click("#postpone-to ~ button");
+    await page.waitForSelector("#publish, #season .error", { timeout: 120000 });
+    if (await page.$("#publish")) { moved = option; postponed = await publish(page, "postpone-preview"); break; }
+  }
+  if (!postponed) throw new Error("no match to come could be postponed");
   const to = postponed.map((c) => c.match(/moves from .* to (.*)$/)).find((m) => m);
   if (!to || iso(new Date(to[1] + " UTC")) <= today) throw new Error(`${moved} postponed into the past: ${postponed}`);
   // A move agreed by the clubs: every date offered is after today, best first, with what it
   // costs in words; the first taken, previewed and published.
-  await page.click("text=Show the dates it can move to");
-  await page.waitForSelector("text=Against the list now");
+  for (const option of (await page.$$eval("#move-fixture option", (os) => os.map((o) => o.value))).slice(0, 10)) {
+    await page.goto(hub);
+    await page.selectOption("#move-fixture", option);
+    await page.click("text=Show the dates it can move to");
+    await page.waitForSelector("h1:has-text('Move ')");
+    if (await page.$(".move-here")) break;
+  }
   const offered = await page.$$eval(".move-here", (b) => b.map((x) => x.dataset.date));
   if (!offered.length || offered.some((d) => d <= today)) throw new Error(`moves offered: ${offered}`);
   await look(page, "moves");
@@ -335,6 +348,13 @@ const addDays = (day, n) => iso(new Date(Date.parse(day + "T00:00:00Z") + n * 86
   await page.goto(latest);
   await page.waitForSelector(`text=Version ${last} of the fixture list`);
   await look(page, "latest");
+  // The clubs' pages under the same link: a division's grid and a club's fixture card.
+  for (const [kind, name] of [["division-", "division"], ["club-", "club-card"]]) {
+    await page.goto(latest);
+    const href = await page.$eval(`a[href^="${kind}"]`, (a) => a.href);
+    await page.goto(href);
+    await look(page, name);
+  }
   await page.goto(url1);
   await page.waitForSelector(`text=Version ${last} replaced it`);
   await look(page, "superseded");
@@ -350,7 +370,7 @@ const addDays = (day, n) => iso(new Date(Date.parse(day + "T00:00:00Z") + n * 86
   await page.click("text=Log out");
   await page.waitForSelector("#password");
   await browser.close();
-  console.log(`browser: the Sussex season walked to ${today}: entries imported as a version, 2 drafts solved and draft 2's report opened, a committee member signed up from the invitation and compared, ${pubs.length} versions published (each passing fixtures check against its league version), ${entered} results imported, the Knock-Out Cup played to its final in ${rounds} rounds, a withdrawal, a postponement and a play-off previewed and published, an old draft's republication stopped with its changes; the clubs' link and calendar stayed the same; ${seen.length} pages checked with axe-core and at 390 px: ${seen.join(", ")}; screenshots in ${OUT}`);
+  console.log(`browser: the Sussex season walked to ${today}: entries imported as a version, 2 drafts solved and draft 2's report opened, a committee member signed up from the invitation and compared, ${pubs.length} versions published (each passing fixtures check against its league version), ${entered} results imported, the Knock-Out Cup played to its final in ${rounds} rounds, a withdrawal, a cup draw, a postponement, a move to an offered date and a play-off previewed and published, an old draft's republication stopped with its changes; the clubs' link and calendar stayed the same; ${seen.length} pages checked with axe-core and at 390 px: ${seen.join(", ")}; screenshots in ${OUT}`);
   process.exit(0);
 })().catch(async (e) => {
   console.error(e);

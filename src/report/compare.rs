@@ -179,6 +179,35 @@ fn cell(v: &Value) -> String {
     }
 }
 
+/// A figure's name as the page says it to a secretary (the text and JSON keep the short
+/// names); a team's row keeps its team.
+fn in_words(figure: &str) -> String {
+    let (team, name) = match figure.split_once(": ") {
+        Some((t, f)) => (Some(t), f),
+        None => (None, figure),
+    };
+    let words = match name {
+        "valid" => "keeps every rule",
+        "fixtures" => "matches",
+        "breaks" => "times a team plays two home or two away matches in a row",
+        "avoid hits" => "matches on a date a team asked to avoid",
+        "shortest rest" => "shortest time between a team's two matches",
+        "longest rest" => "longest wait between a team's two matches",
+        "longest rest (days)" => "longest wait between two matches (days)",
+        "worst spread" => "most uneven spread of a team's matches over the season",
+        "spread" => "how unevenly its matches spread over the season",
+        "busiest venue night" => "the busiest night at a venue",
+        "most uneven home/away" => "the most uneven home and away",
+        "home/away" => "home and away",
+        "objective" => "score (lower is better)",
+        other => other,
+    };
+    match team {
+        Some(t) => format!("{t}: {words}"),
+        None => words.to_string(),
+    }
+}
+
 impl Comparison {
     /// Rows as (first column, values), figures first, then the teams' rows.
     fn rows(&self) -> Vec<(String, Vec<String>)> {
@@ -264,17 +293,17 @@ impl Comparison {
                 }
                 body {
                     h1 { (title) }
-                    table {
-                        thead { tr { th { "figure" } @for l in &self.labels { th { (l) } } } }
+                    div.scroll tabindex="0" { table {
+                        thead { tr { th scope="col" { "How good it is" } @for l in &self.labels { th scope="col" { (l) } } } }
                         tbody {
                             @for (i, (first, values)) in rows.iter().enumerate() {
                                 @if i == self.figures.len() {
-                                    tr { th colspan=(self.labels.len() + 1) { "teams that differ most" } }
+                                    tr { th colspan=(self.labels.len() + 1) { "The teams whose weeks differ most" } }
                                 }
-                                tr { td { (first) } @for v in values { td { (v) } } }
+                                tr { td { (in_words(first)) } @for v in values { td { (v) } } }
                             }
                         }
-                    }
+                    } }
                 }
             }
         };

@@ -305,7 +305,7 @@ impl Site<'_> {
 
     fn fixture_table(&self, rows: &[&Match]) -> Markup {
         html! {
-            div.scroll { table {
+            div.scroll tabindex="0" { table {
                 thead { tr { th { "Date" } th { "Day" } th { "Division" } th { "Home" } th { "Away" } th { "Venue" } } }
                 tbody {
                     @for r in rows {
@@ -375,7 +375,7 @@ impl Site<'_> {
             p { (match div.format { Format::Single => "Single round robin", Format::Double => "Double round robin", Format::Paired => "Paired round by round" }) ", " (teams.len()) " teams, " (rows.len()) " fixtures." }
             h2 { "Grid" }
             p { "Rows: home team; columns: away team." }
-            div.scroll { table.grid {
+            div.scroll tabindex="0" { table.grid {
                 thead { tr { th { "Home \\ Away" } @for &a in &teams { th { (self.team(a)) } } } }
                 tbody {
                     @for &h in &teams {
@@ -391,7 +391,7 @@ impl Site<'_> {
             } }
             h2 { "Team calendars" }
             (strip_legend())
-            div.scroll { table.strip {
+            div.scroll tabindex="0" { table.strip {
                 thead {
                     tr {
                         th {}
@@ -446,14 +446,14 @@ impl Site<'_> {
                 " · " a href=(format!("ics/club-{}.ics", self.club_slugs[c])) { "Club calendar" }
             }
             h2 { "Venue nights" }
-            table {
+            div.scroll tabindex="0" { table {
                 thead { tr { th { "Venue" } th { "Date" } th { "Day" } th { "Matches" } th { "Capacity" } th { "Fixtures" } } }
                 tbody {
                     @for ((v, d), list) in &load {
                         @let cap = lg.venues[*v].capacity_on(*d) as usize;
                         tr {
                             td { (lg.venues[*v].name) }
-                            td { (d) }
+                            td { (short_date(*d)) }
                             td { (d.weekday()) }
                             td class=[(list.len() > cap).then_some("over")] { (list.len()) }
                             td { (cap) }
@@ -461,7 +461,7 @@ impl Site<'_> {
                         }
                     }
                 }
-            }
+            } }
             h2 { "Fixtures" }
             (self.fixture_table(&rows))
         };
@@ -480,8 +480,8 @@ impl Site<'_> {
             @for &t in &teams {
                 section class="card" {
                     h2 { (self.team(t)) " — " (lg.divisions[lg.teams[t].division].name) }
-                    table {
-                        thead { tr { th { "Date" } th { "Day" } th { "" } th { "Opponent" } th { "Venue" } th { "Start" } } }
+                    div.scroll tabindex="0" { table {
+                        thead { tr { th { "Date" } th { "Day" } th { "Home or away" } th { "Opponent" } th { "Venue" } th { "Start" } } }
                         tbody {
                             @for r in self.rows.iter().filter(|r| r.home == t || r.away == t) {
                                 @let home = r.home == t;
@@ -496,7 +496,7 @@ impl Site<'_> {
                                 }
                             }
                         }
-                    }
+                    } }
                 }
             }
         };
@@ -672,7 +672,7 @@ pub struct Shown {
 pub fn version_banner(s: &Shown) -> String {
     let day = |t: i64| {
         chrono::DateTime::from_timestamp(t, 0)
-            .map(|d| d.format("%-d %B %Y").to_string())
+            .map(|d| short_date(d.date_naive()))
             .unwrap_or_default()
     };
     html! {

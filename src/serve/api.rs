@@ -1183,7 +1183,20 @@ pub(crate) async fn compare_drafts(State(app): State<Shared>, j: JobOf<false>) -
         .await?
         .ok_or(ApiError::NotFound)?;
     let league = stored_league(&v.toml)?;
-    let lists = drafts(&app, &j.job, &league).await?;
+    let mut lists = drafts(&app, &j.job, &league).await?;
+    let count = lists.len();
+    // The list the clubs have now, side by side with the drafts, when the drafts' league
+    // version holds it (a season's withdrawals and cup ties make a league version of their
+    // own, under which the page links it instead).
+    let mut published = None;
+    if let Some(p) = app.store.publications(&j.job.league).await?.pop() {
+        match check::parse_fixtures(&league, p.csv.as_bytes(), "published") {
+            Ok(l) if check::check(&league, &l).is_valid() => {
+                lists.push((format!("published version {}", p.number), l));
+            }
+            _ => published = Some(p),
+        }
+    }
     let table = report::compare::compare(&league, &lists);
     let drafts: Vec<model::FixtureList> =
         lists.iter().map(|(_, l)| l.to_neutral(&league)).collect();
@@ -1194,19 +1207,22 @@ pub(crate) async fn compare_drafts(State(app): State<Shared>, j: JobOf<false>) -
     };
     let extra = maud::html! {
         h2 { "Each draft's fixtures" }
-        ul { @for n in 1..=drafts.len() {
+        ul { @for n in 1..=count {
             li { a href={ "/api/jobs/" (j.job.id) "/drafts/" (n) "/report/" } { "Draft " (n) ": its divisions, teams and calendars" } }
         } }
+        @if let Some(p) = &published {
+            p { "The published " a href={ "/p/" (p.id) "/" } { "version " (p.number) } " has changes these drafts' league file does not know (withdrawals, cup ties), so it is not in the table." }
+        }
         p { a href={ "/leagues/" (j.job.league) "#season" } { "Back to the league" } }
         h2 { "Each team's weeks" }
         (report::site::strip_legend())
-        div style="overflow-x:auto" { table.strip {
+        div.scroll tabindex="0" { table.strip {
             tbody {
                 @for t in 0..league.teams.len() {
                     @for (k, d) in drafts.iter().enumerate() {
                         @let rows: Vec<&model::Match> = d.matches.iter().collect();
                         tr {
-                            th { (league.teams[t].name) " · draft " (k + 1) }
+                            th { (league.teams[t].name) " · " (lists[k].0) }
                             @for (class, tip) in report::site::strip(&league, &rows, t) { td class=(class) title=(tip) {} }
                         }
                     }
@@ -1215,7 +1231,7 @@ pub(crate) async fn compare_drafts(State(app): State<Shared>, j: JobOf<false>) -
         } }
         @if let Some(csrf) = csrf {
             h2 { "Choose" }
-            p { @for n in 1..=drafts.len() {
+            p { @for n in 1..=count {
                 button type="button" data-draft=(n) class="choose" { "Choose and publish draft " (n) } " "
             } }
             p #chosen data-job=(j.job.id) data-csrf=(csrf) {}

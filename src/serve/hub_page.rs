@@ -187,7 +187,7 @@ fn tables(hub: &Hub) -> Markup {
         @if hub.tables.iter().any(|t| t.rows.iter().any(|r| r.1 > 0)) {
             h3 { "Tables" }
             @for t in &hub.tables {
-                div.scroll {
+                div.scroll tabindex="0" {
                     table {
                         caption { (t.division) }
                         thead { tr {
@@ -254,7 +254,7 @@ fn log(hub: &Hub) -> Markup {
     html! {
         @if !hub.log.is_empty() {
             h3 { "What happened" }
-            div.scroll {
+            div.scroll tabindex="0" {
                 table {
                     thead { tr { th scope="col" { "Date" } th scope="col" { "What" } th scope="col" { "Why it stands" } } }
                     tbody {
@@ -337,7 +337,7 @@ pub(crate) fn moves_page(m: &Moves<'_>) -> String {
         @if m.offers.is_empty() {
             p { "No date from tomorrow keeps every rule." }
         } @else {
-            div.scroll { table #moves {
+            div.scroll tabindex="0" { table #moves {
                 thead { tr {
                     th scope="col" { "Date" } th scope="col" { "Against the list now" }
                     th scope="col" { "What it costs or gains" } th scope="col" { "Rule 2.6" } th scope="col" { "" }

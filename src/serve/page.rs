@@ -46,6 +46,11 @@ a { overflow-wrap: anywhere; }
 #season caption { font-weight: 600; text-align: left; }
 #season td, #season th { padding: 0.2em 0.5em; border-bottom: 1px solid #ddd; text-align: left; }
 #changes li { margin: 0.2em 0; }
+@media (max-width: 600px) {
+  #moves thead { display: none; }
+  #moves tr { display: block; border-bottom: 1px solid #ccc; padding: 0.4em 0; }
+  #moves td { display: block; border: 0; padding: 0.1em 0; }
+}
 .months { display: flex; flex-wrap: wrap; gap: 0.8em; }
 table.month { border-collapse: collapse; font-size: 0.85em; }
 table.month caption { font-weight: 600; text-align: left; }
@@ -249,7 +254,7 @@ a published report with division grids and team calendars, and phone calendars a
   <progress id="bar" max="1" value="0"></progress>
   <span id="progressText"></span>
 </div>
-<table id="figures" hidden></table>
+<table id="figures" tabindex="0" hidden></table>
 <div class="row" id="links" hidden></div>
 <fieldset id="publishing" hidden>
   <legend>Publish and the season's changes</legend>
@@ -285,7 +290,7 @@ a published report with division grids and team calendars, and phone calendars a
       <input type="date" id="agreed">
       <button id="showMoves" type="button">Show dates</button>
     </div>
-    <table id="moves"></table>
+    <table id="moves" tabindex="0"></table>
     <div id="moved" class="muted"></div>
     <div class="row">
       <label for="changeTeam">Team</label>
@@ -297,7 +302,7 @@ a published report with division grids and team calendars, and phone calendars a
       <button id="preview" type="button">Preview the rerun</button>
     </div>
   </div>
-  <table id="diff"></table>
+  <table id="diff" tabindex="0"></table>
   <button id="confirm" type="button" hidden>Confirm and publish</button>
 </fieldset>
 <iframe id="report" title="report" hidden></iframe>
