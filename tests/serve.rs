@@ -1335,6 +1335,31 @@ fn the_league_page_records_a_result_and_postpones_a_match() {
         "{hub}"
     );
     *version.borrow_mut() = version_of(&hub);
+    // A replay after a serious default (rule 6.2.2): previewed with the match it adds, then
+    // published.
+    let played = hub
+        .split("id=\"replay-fixture\" name=\"fixture\"><option value=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .unwrap()
+        .replace("&amp;", "&");
+    let against = played.split(" v ").next().unwrap().to_string();
+    let replay = [
+        ("action", "replay"),
+        ("fixture", played.as_str()),
+        ("against", against.as_str()),
+        ("date", ""),
+    ];
+    let (code, body) = send(&replay);
+    assert_eq!(code, 200, "{body}");
+    assert!(body.contains("is added"), "{body}");
+    let mut confirmed = replay.to_vec();
+    confirmed.push(("confirm", "yes"));
+    let (code, body) = send(&confirmed);
+    assert_eq!(code, 303, "{body}");
+    let hub = page();
+    assert!(hub.contains("Version 4") && hub.contains("replay"), "{hub}");
+    *version.borrow_mut() = version_of(&hub);
     // Results imported from the LMS columns with a score: a bad line is named and nothing is
     // entered; good lines are entered together.
     let awaiting_now = awaiting(&hub).parse::<usize>().unwrap();

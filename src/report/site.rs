@@ -326,7 +326,7 @@ impl Site<'_> {
     fn index(&self) -> String {
         let lg = self.league;
         let body = html! {
-            p { (lg.start) " to " (lg.end) ": " (self.rows.len()) " fixtures, " ((0..lg.teams.len()).filter(|&t| !lg.withdrawn(t)).count()) " teams." }
+            p { (short_date(lg.start)) " to " (short_date(lg.end)) ": " (self.rows.len()) " fixtures, " ((0..lg.teams.len()).filter(|&t| !lg.withdrawn(t)).count()) " teams." }
             h2 { "Clubs" }
             p {
                 @for (c, club) in lg.clubs.iter().enumerate() {

@@ -39,47 +39,58 @@ impl Window {
 
 /// Rule 2.6 for moving a match from `original` to `to` by an agreement concluded on `agreed`.
 pub fn classify(ch: &Changes, original: NaiveDate, to: NaiveDate, agreed: NaiveDate) -> Window {
+    let d = crate::model::short_date;
     if agreed < ch.issued {
         return Window::Invalid(format!(
-            "the agreement ({agreed}) comes before the fixture list was issued ({})",
-            ch.issued
+            "the agreement ({}) comes before the fixture list was issued ({})",
+            d(agreed),
+            d(ch.issued)
         ));
     }
     if to < agreed {
         return Window::Invalid(format!(
-            "the new date {to} is before the agreement ({agreed})"
+            "the new date {} is before the agreement ({})",
+            d(to),
+            d(agreed)
         ));
     }
     if to == original {
-        return Window::Invalid(format!("the match is already on {original}"));
+        return Window::Invalid(format!("the match is already on {}", d(original)));
     }
     let early = ch.early_until.is_some_and(|u| original <= u);
     if early {
         let by = ch.issued + Days::new(ch.early_days as u64);
+        let until = d(ch.early_until.unwrap_or(original));
         if agreed <= by {
             Window::Within(format!(
-                "rule 2.6: a match originally on or before {} changed by an agreement up to {} days after the issue ({by})",
-                ch.early_until.unwrap_or(original),
-                ch.early_days
+                "rule 2.6: a match originally on or before {until} changed by an agreement up to {} days after the issue ({})",
+                ch.early_days,
+                d(by)
             ))
         } else {
             Window::Exceptional(format!(
-                "rule 2.6: a match originally on or before {} may be changed by agreement only up to {by} ({} days after the issue); agreed on {agreed}",
-                ch.early_until.unwrap_or(original),
-                ch.early_days
+                "rule 2.6: a match originally on or before {until} may be changed by agreement only up to {} ({} days after the issue); agreed on {}",
+                d(by),
+                ch.early_days,
+                d(agreed)
             ))
         }
     } else {
         let by = original - Days::new(ch.notice_days as u64);
         if agreed <= by {
             Window::Within(format!(
-                "rule 2.6: agreed at least {} days before the original date {original} (by {by})",
-                ch.notice_days
+                "rule 2.6: agreed at least {} days before the original date {} (by {})",
+                ch.notice_days,
+                d(original),
+                d(by)
             ))
         } else {
             Window::Exceptional(format!(
-                "rule 2.6: a match on {original} may be changed by agreement only up to {by} ({} days before); agreed on {agreed}",
-                ch.notice_days
+                "rule 2.6: a match on {} may be changed by agreement only up to {} ({} days before); agreed on {}",
+                d(original),
+                d(by),
+                ch.notice_days,
+                d(agreed)
             ))
         }
     }

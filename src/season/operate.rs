@@ -6,6 +6,7 @@
 use super::record::{team, CupDraw, Current, Entry, Kind, Proposal, Score, Season, SeasonError};
 use super::{changes, cup, playoff, reschedule, suggest};
 use crate::check;
+use crate::model::short_date;
 use crate::model::{parse_league, Extra, ExtraKind, FixtureList, League, Match, TeamId};
 use crate::pipeline;
 use crate::solve::Options;
@@ -352,7 +353,10 @@ impl Season {
         let verdict = if open.is_empty() {
             "no new tie; the team knocked out gets the cup's reserved dates back".to_string()
         } else if missing.is_empty() {
-            format!("every tie on the first date its home captain can offer from {first}")
+            format!(
+                "every tie on the first date its home captain can offer from {}",
+                short_date(first)
+            )
         } else {
             format!("no date in the round's window for: {}", missing.join(", "))
         };
@@ -448,7 +452,11 @@ impl Season {
                     )])
                 })?,
         };
-        let what = format!("{fixture} postponed from {} to {to}", m.date);
+        let what = format!(
+            "{fixture} postponed from {} to {}",
+            short_date(m.date),
+            short_date(to)
+        );
         let head = (
             Kind::Postponement,
             what,
@@ -479,7 +487,11 @@ impl Season {
             Some(changes::Window::Exceptional(r)) => return Err(SeasonError::Exceptional(r)),
             Some(changes::Window::Invalid(r)) => return Err(SeasonError::Refused(vec![r])),
         };
-        let what = format!("{fixture} moved from {} to {to}", m.date);
+        let what = format!(
+            "{fixture} moved from {} to {}",
+            short_date(m.date),
+            short_date(to)
+        );
         self.move_to(today, &cur, index, to, (kind, what, Some(agreed), verdict))
     }
 
@@ -607,7 +619,10 @@ impl Season {
                     list = list.with_extra([e]);
                     placed.push(format!(
                         "{} v {} on {} ({})",
-                        lg.teams[e.home].name, lg.teams[e.away].name, e.date, p.why
+                        lg.teams[e.home].name,
+                        lg.teams[e.away].name,
+                        short_date(e.date),
+                        p.why
                     ));
                 }
             }
@@ -725,7 +740,11 @@ impl Season {
             today,
             Proposal {
                 kind: Kind::Replay,
-                what: format!("{fixture} of {} replayed on {date}", m.date),
+                what: format!(
+                    "{fixture} of {} replayed on {}",
+                    short_date(m.date),
+                    short_date(date)
+                ),
                 agreed: None,
                 verdict,
                 league_text,
@@ -846,7 +865,11 @@ fn told(
         })?;
         league.teams[t].unavailable.insert(*d);
         league.teams[t].later.insert(*d);
-        said.push(format!("{} cannot play on {d}", league.teams[t].name));
+        said.push(format!(
+            "{} cannot play on {}",
+            league.teams[t].name,
+            short_date(*d)
+        ));
     }
     let gone: Vec<TeamId> = withdraw
         .iter()

@@ -195,7 +195,7 @@ fn play_off_venue(
                 m.home,
                 format!(
                     "rule 12.2: they met {place} on {}, so {} is at home",
-                    m.date,
+                    crate::model::short_date(m.date),
                     name(m.away)
                 ),
             )

@@ -109,6 +109,32 @@ async fn changing_owned(
     Ok(v)
 }
 
+/// A form the league's secretary posted: the league `{id}` of the URL, its latest version (the
+/// form must have been read from it, else 409), the fields and the session's CSRF token
+/// (checked); 404 for anyone else, as for what does not exist.
+pub(crate) struct Posting {
+    id: String,
+    v: Version,
+    form: Posted,
+    csrf: String,
+}
+
+impl axum::extract::FromRequest<Shared> for Posting {
+    type Rejection = ApiError;
+    async fn from_request(req: axum::extract::Request, app: &Shared) -> Result<Self, ApiError> {
+        let (mut parts, body) = req.into_parts();
+        let id = super::error::id_of(&mut parts, app).await?;
+        let headers = parts.headers.clone();
+        let req = axum::extract::Request::from_parts(parts, body);
+        let Form(form) = Form::<Posted>::from_request(req, app)
+            .await
+            .map_err(|e| ApiError::from(e.into_response()))?;
+        let v = changing_owned(app, &headers, &id, &form).await?;
+        let csrf = posted(&form, "csrf");
+        Ok(Posting { id, v, form, csrf })
+    }
+}
+
 /// `GET /leagues`: the caller's leagues, a form for a new one and one to upload a league file.
 pub(crate) async fn list(State(app): State<Shared>, headers: HeaderMap) -> Answer {
     let (user, csrf) = who(&app, &headers, ApiError::from(see_other("/"))).await?;
@@ -236,14 +262,13 @@ pub(crate) async fn overview(
 /// (`hub_page::preview_page`) and published only when the same form comes back confirmed;
 /// a result that publishes nothing is stored at once. Back to the page, which says why when
 /// it was refused.
-pub(crate) async fn season_action(
-    State(app): State<Shared>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    Form(mut form): Form<Posted>,
-) -> Answer {
-    let v = changing_owned(&app, &headers, &id, &form).await?;
-    let csrf = posted(&form, "csrf");
+pub(crate) async fn season_action(State(app): State<Shared>, p: Posting) -> Answer {
+    let Posting {
+        id,
+        v,
+        mut form,
+        csrf,
+    } = p;
     let refused = |why: String| refused_page(&app, &id, &v, &csrf, why);
     if posted(&form, "action") == "cup" && posted(&form, "seed").is_empty() {
         form.push(("seed".into(), fresh_seed().to_string()));
@@ -417,19 +442,13 @@ pub(crate) async fn download(s: Secretary) -> Answer {
 }
 
 /// `POST /leagues/{id}/upload`: a league file as the next version, stored as given.
-pub(crate) async fn upload(
-    State(app): State<Shared>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    Form(form): Form<Posted>,
-) -> Answer {
-    let v = changing_owned(&app, &headers, &id, &form).await?;
-    let text = posted(&form, "toml");
+pub(crate) async fn upload(State(app): State<Shared>, p: Posting) -> Answer {
+    let text = posted(&p.form, "toml");
     match edit::accept(&text) {
-        Ok(_) => saved(&app, &id, &text).await,
+        Ok(_) => saved(&app, &p.id, &text).await,
         Err(errors) => {
-            let hub = super::hub::hub(&app, &id).await?;
-            let page = forms::overview_page(&id, &v, &posted(&form, "csrf"), &errors, &hub);
+            let hub = super::hub::hub(&app, &p.id).await?;
+            let page = forms::overview_page(&p.id, &p.v, &p.csrf, &errors, &hub);
             Ok((StatusCode::UNPROCESSABLE_ENTITY, Html(page)).into_response())
         }
     }
@@ -438,14 +457,8 @@ pub(crate) async fn upload(
 /// `POST /leagues/{id}/entries`: the team-entry workbook (base64 in `data`, its file name in
 /// `name`) read into the league as its next version; the league's page then says what it
 /// added and removed, or which cells did not read (422, nothing saved).
-pub(crate) async fn import_entries(
-    State(app): State<Shared>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    Form(form): Form<Posted>,
-) -> Answer {
-    let v = changing_owned(&app, &headers, &id, &form).await?;
-    let csrf = posted(&form, "csrf");
+pub(crate) async fn import_entries(State(app): State<Shared>, p: Posting) -> Answer {
+    let Posting { id, v, form, csrf } = p;
     let data = posted(&form, "data");
     let read = super::api::entries(&app, &v.toml, &posted(&form, "name"), &data).await;
     let text = match read {
@@ -538,32 +551,23 @@ fn show_form(sec: &Secretary, section: &str, item: Option<&str>) -> Answer {
 /// `POST /leagues/{id}/{section}`.
 pub(crate) async fn save_table(
     State(app): State<Shared>,
-    Path((id, section)): Path<(String, String)>,
-    headers: HeaderMap,
-    Form(form): Form<Posted>,
+    Path((_, section)): Path<(String, String)>,
+    p: Posting,
 ) -> Answer {
-    save(&app, &headers, &id, &section, None, &form).await
+    save(&app, &p, &section, None).await
 }
 
 /// `POST /leagues/{id}/{section}/{item}`.
 pub(crate) async fn save_item(
     State(app): State<Shared>,
-    Path((id, section, item)): Path<(String, String, String)>,
-    headers: HeaderMap,
-    Form(form): Form<Posted>,
+    Path((_, section, item)): Path<(String, String, String)>,
+    p: Posting,
 ) -> Answer {
-    save(&app, &headers, &id, &section, Some(&item), &form).await
+    save(&app, &p, &section, Some(&item)).await
 }
 
-async fn save(
-    app: &Shared,
-    headers: &HeaderMap,
-    id: &str,
-    section: &str,
-    item: Option<&str>,
-    form: &Posted,
-) -> Answer {
-    let v = changing_owned(app, headers, id, form).await?;
+async fn save(app: &Shared, p: &Posting, section: &str, item: Option<&str>) -> Answer {
+    let (id, v, form) = (p.id.as_str(), &p.v, &p.form);
     let (s, index) = target(section, item).ok_or(ApiError::NotFound)?;
     let values = form_values(form);
     match edit::apply(&v.toml, s, index, &values) {
@@ -572,8 +576,8 @@ async fn save(
         Ok(e) => saved(app, id, &e.text).await,
         Err(errors) => Ok(form_page(
             id,
-            &v,
-            &posted(form, "csrf"),
+            v,
+            &p.csrf,
             s,
             item,
             &values,
@@ -586,11 +590,10 @@ async fn save(
 /// `POST /leagues/{id}/{section}/{item}/delete`.
 pub(crate) async fn delete_item(
     State(app): State<Shared>,
-    Path((id, section, item)): Path<(String, String, String)>,
-    headers: HeaderMap,
-    Form(form): Form<Posted>,
+    Path((_, section, item)): Path<(String, String, String)>,
+    p: Posting,
 ) -> Answer {
-    let v = changing_owned(&app, &headers, &id, &form).await?;
+    let Posting { id, v, csrf, .. } = p;
     let Some((s, Some(index))) = target(&section, Some(&item)) else {
         return Err(ApiError::NotFound);
     };
@@ -601,7 +604,7 @@ pub(crate) async fn delete_item(
             Ok(form_page(
                 &id,
                 &v,
-                &posted(&form, "csrf"),
+                &csrf,
                 s,
                 Some(&item),
                 &values,
