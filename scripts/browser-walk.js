@@ -84,7 +84,7 @@ const addDays = (day, n) => iso(new Date(Date.parse(day + "T00:00:00Z") + n * 86
 
 (async () => {
   await start("2026-09-01");
-  let browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--lang=en-GB"] });
+  let browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
   let ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true, locale: "en-GB" });
   let page = await ctx.newPage();
   await page.goto(base + "/");
@@ -233,7 +233,7 @@ const addDays = (day, n) => iso(new Date(Date.parse(day + "T00:00:00Z") + n * 86
   // Four weeks on: a new browser finds the season as it was left. A withdrawal (rule 11.2),
   // the Knock-Out Cup drawn, a postponement, each previewed, then published.
   await start("2026-09-30");
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--lang=en-GB"] });
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
   ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-GB" });
   page = await ctx.newPage();
   await page.goto(base + "/");

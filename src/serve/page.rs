@@ -137,7 +137,8 @@ pub(crate) async fn home(State(app): State<Shared>, headers: HeaderMap) -> Respo
             let csrf = c.csrf.unwrap_or_default();
             Html(
                 PAGE.replace("{{csrf}}", &esc(&csrf))
-                    .replace("{{user}}", &esc(&c.user.name)),
+                    .replace("{{user}}", &esc(&c.user.name))
+                    .replace("{{today}}", &app.cfg.today().to_string()),
             )
             .into_response()
         }
@@ -182,13 +183,14 @@ pub(crate) async fn openapi() -> Response {
 }
 
 /// The solver page: paste or upload a league file, solve, watch progress, see and download the
-/// result. `{{csrf}}` and `{{user}}` are filled in per session.
+/// result. `{{csrf}}` and `{{user}}` are filled in per session, `{{today}}` with the service's today.
 pub const PAGE: &str = r##"<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="csrf" content="{{csrf}}">
+<meta name="today" content="{{today}}">
 <title>fixtures — league scheduler</title>
 <style>
 [hidden] { display: none !important; }
@@ -296,8 +298,8 @@ a published report with division grids and team calendars, and phone calendars a
       <label for="changeTeam">Team</label>
       <select id="changeTeam"></select>
       <label for="changeKind">Change</label>
-      <select id="changeKind"><option value="postpone">cannot play on (postpone)</option><option value="withdraw">withdraws from</option></select>
-      <label for="changeDate">Date</label>
+      <select id="changeKind"><option value="postpone">cannot play on (postpone)</option><option value="withdraw">withdraws (rule 11.2: its results are struck out, played ones too, and its fixtures cancelled)</option></select>
+      <label for="changeDate" id="changeDateLabel">Date</label>
       <input type="date" id="changeDate">
       <button id="preview" type="button">Preview the rerun</button>
     </div>

@@ -148,7 +148,8 @@ async function publish(job, confirm) {
 async function showPublication(p) {
   publication = p.id;
   $("published").innerHTML = `Version ${p.number} published: <a href="${p.url}" target="_blank">${location.origin}${p.url}</a>
-    · <a href="${p.url}lms.csv" download="lms.csv">LMS import file</a>`;
+    · <a href="${p.url}lms.csv" download="lms.csv">LMS import file</a>` +
+    (leagueId ? ` · <a href="/leagues/${leagueId}#season">Run the season from the league's page</a>` : "");
   const csv = await (await fetch(`${p.url}fixtures.csv`)).text();
   const rows = csvRows(csv).slice(1);
   $("moveFixture").innerHTML = rows.map((f) => `<option value="${html(f[2])} v ${html(f[3])}" data-date="${html(f[0])}">${day(f[0])} ${html(f[2])} v ${html(f[3])}</option>`).join("");
@@ -170,10 +171,17 @@ $("showMoves").addEventListener("click", async () => {
       <td>${html(m.window || "-")}</td><td><button type="button" data-date="${m.date}" class="moveHere">Move here</button></td></tr>`).join("");
   for (const b of document.querySelectorAll(".moveHere")) b.onclick = () => move(fixture, b.dataset.date);
 });
+// A withdrawal takes no date: rule 11.2 strikes out all the team's results; the rerun starts
+// from the service's today.
+$("changeKind").addEventListener("change", () => {
+  const withdraw = $("changeKind").value === "withdraw";
+  $("changeDate").hidden = withdraw; $("changeDateLabel").hidden = withdraw;
+});
 $("preview").addEventListener("click", async () => {
-  const team = $("changeTeam").value, date = $("changeDate").value;
+  const withdraw = $("changeKind").value === "withdraw";
+  const team = $("changeTeam").value, date = withdraw ? document.querySelector('meta[name="today"]').content : $("changeDate").value;
   if (!date) { $("errors").textContent = "Give the date."; return; }
-  // A postponement frees the date from the day itself; a withdrawal scratches from the date on.
+  // A postponement frees the date from the day itself; a withdrawal reruns from today.
   const spec = { league_id: leagueId, rerun_of: publication, from: date, time_limit: 10 };
   if ($("changeKind").value === "withdraw") spec.withdraw = [team]; else spec.unavailable = [`${team}=${date}`];
   await rerunPreview(spec);
