@@ -251,16 +251,33 @@ fn solves(hub: &Hub, secretary: bool) -> Markup {
 
 /// The log, newest first.
 fn log(hub: &Hub) -> Markup {
+    let (recent, earlier) = hub.log.split_at(hub.log.len().min(RECENT));
     html! {
         @if !hub.log.is_empty() {
             h3 { "What happened" }
-            div.scroll tabindex="0" {
-                table {
-                    thead { tr { th scope="col" { "Date" } th scope="col" { "What" } th scope="col" { "Why it stands" } } }
-                    tbody {
-                        @for s in &hub.log {
-                            tr { td { (day(s.on)) } td { strong { (s.kind) } ": " (s.what) } td { (s.why) } }
-                        }
+            (log_table(recent))
+            @if !earlier.is_empty() {
+                details {
+                    summary { "Earlier (" (earlier.len()) ")" }
+                    (log_table(earlier))
+                }
+            }
+        }
+    }
+}
+
+/// Steps of the log shown before the rest folds away: a season has hundreds of results.
+const RECENT: usize = 30;
+
+/// Steps of the log as a table.
+fn log_table(steps: &[super::hub::Step]) -> Markup {
+    html! {
+        div.scroll tabindex="0" {
+            table {
+                thead { tr { th scope="col" { "Date" } th scope="col" { "What" } th scope="col" { "Why it stands" } } }
+                tbody {
+                    @for s in steps {
+                        tr { td { (day(s.on)) } td { strong { (s.kind) } ": " (s.what) } td { (s.why) } }
                     }
                 }
             }
