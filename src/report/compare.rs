@@ -38,7 +38,7 @@ pub fn compare(league: &League, lists: &[(String, FixtureList)]) -> Comparison {
 fn league_figures(reports: &[check::Report], q: &[&Quality]) -> Vec<(String, Vec<Value>)> {
     let per = |f: &dyn Fn(&Quality) -> Value| q.iter().map(|q| f(q)).collect::<Vec<Value>>();
     let named_days = |v: &Option<(i64, String)>| match v {
-        Some((d, t)) => json!(format!("{d} days ({t})")),
+        Some((d, t)) => json!(format!("{} ({t})", in_weeks(*d))),
         None => Value::Null,
     };
     let mut figures = vec![(
@@ -176,6 +176,15 @@ fn cell(v: &Value) -> String {
         Value::Null => "-".into(),
         Value::String(s) => s.clone(),
         other => other.to_string(),
+    }
+}
+
+/// A span of days as a secretary counts it: days under a fortnight, else weeks and days.
+fn in_weeks(d: i64) -> String {
+    match (d / 7, d % 7) {
+        _ if d < 14 => format!("{d} days"),
+        (w, 0) => format!("{w} weeks"),
+        (w, r) => format!("{w} weeks {r} day{}", if r == 1 { "" } else { "s" }),
     }
 }
 
