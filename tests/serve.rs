@@ -1195,6 +1195,16 @@ fn season_operations_go_through_the_api() {
     assert_eq!(code, 409, "{r}");
 }
 
+/// The first option of the page's select `id`, unescaped.
+fn first_option(page: &str, id: &str) -> String {
+    page.split(&format!("id=\"{id}\" name=\"fixture\"><option value=\""))
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .unwrap()
+        .replace("&#9;", "\t")
+        .replace("&amp;", "&")
+}
+
 /// Issue 45: the league's page records a result and postpones a match through the season; a
 /// refusal comes back on the page in words.
 #[test]
@@ -1229,13 +1239,7 @@ fn the_league_page_records_a_result_and_postpones_a_match() {
             .to_string()
     };
     let version = std::cell::RefCell::new(version_of(&hub));
-    let first = hub
-        .split("id=\"result-fixture\" name=\"fixture\"><option value=\"")
-        .nth(1)
-        .and_then(|r| r.split('"').next())
-        .unwrap()
-        .replace("&#9;", "\t")
-        .replace("\\t", "\t");
+    let first = first_option(&hub, "result-fixture");
     let send = |form: &[(&str, &str)]| {
         let v = version.borrow().clone();
         let mut all = vec![("csrf", csrf.as_str()), ("version", v.as_str())];
@@ -1271,12 +1275,7 @@ fn the_league_page_records_a_result_and_postpones_a_match() {
     );
     assert!(after.contains("result</strong>"), "{after}");
     // A score that is no score: the page says so.
-    let second = after
-        .split("id=\"result-fixture\" name=\"fixture\"><option value=\"")
-        .nth(1)
-        .and_then(|r| r.split('"').next())
-        .unwrap()
-        .replace("&#9;", "\t");
+    let second = first_option(&after, "result-fixture");
     let (code, body) = send(&[
         ("action", "result"),
         ("fixture", &second),
@@ -1285,12 +1284,7 @@ fn the_league_page_records_a_result_and_postpones_a_match() {
     assert_eq!(code, 422);
     assert!(body.contains("role=\"alert\""), "{body}");
     // The first match to come, postponed to the best date from tomorrow: version 2.
-    let to_come = after
-        .split("id=\"postpone-fixture\" name=\"fixture\"><option value=\"")
-        .nth(1)
-        .and_then(|r| r.split('"').next())
-        .unwrap()
-        .replace("&amp;", "&");
+    let to_come = first_option(&after, "postpone-fixture");
     // It is shown with its change first; nothing is published until it comes back confirmed.
     let postpone = [("action", "postpone"), ("fixture", &to_come), ("to", "")];
     let (code, body) = send(&postpone);
@@ -1337,12 +1331,7 @@ fn the_league_page_records_a_result_and_postpones_a_match() {
     *version.borrow_mut() = version_of(&hub);
     // A replay after a serious default (rule 6.2.2): previewed with the match it adds, then
     // published.
-    let played = hub
-        .split("id=\"replay-fixture\" name=\"fixture\"><option value=\"")
-        .nth(1)
-        .and_then(|r| r.split('"').next())
-        .unwrap()
-        .replace("&amp;", "&");
+    let played = first_option(&hub, "replay-fixture");
     let against = played.split(" v ").next().unwrap().to_string();
     let replay = [
         ("action", "replay"),
@@ -1363,12 +1352,7 @@ fn the_league_page_records_a_result_and_postpones_a_match() {
     // Results imported from the LMS columns with a score: a bad line is named and nothing is
     // entered; good lines are entered together.
     let awaiting_now = awaiting(&hub).parse::<usize>().unwrap();
-    let first = hub
-        .split("id=\"result-fixture\" name=\"fixture\"><option value=\"")
-        .nth(1)
-        .and_then(|r| r.split('"').next())
-        .unwrap()
-        .replace("&#9;", "\t");
+    let first = first_option(&hub, "result-fixture");
     let (fixture, division) = first.split_once('\t').unwrap();
     let (home, away) = fixture.split_once(" v ").unwrap();
     let good = format!("{division},{home},{away},2026-11-01,2.5-1.5");
