@@ -137,6 +137,31 @@ fn teams_entered_afresh_on_the_form_equal_the_file() {
 }
 
 /// The (cookie, CSRF token) of a new account created on the sign-up page.
+/// Issue 45: an import says which teams, clubs and venues it added and removed.
+#[test]
+fn an_import_names_what_it_added_and_removed() {
+    let before = include_str!("../instances/examples/mid-downs.toml");
+    let after = before
+        .replace("name = \"Lewes 2\"", "name = \"Lewes 3\"")
+        .replace("name = \"Tarring Club\"", "name = \"Tarring Hall\"")
+        .replace("venue = \"Tarring Club\"", "venue = \"Tarring Hall\"");
+    let said = edit::names_diff(before, &after);
+    assert_eq!(
+        said,
+        [
+            "Teams added (1): Lewes 3",
+            "Teams removed (1): Lewes 2",
+            "Venues added (1): Tarring Hall",
+            "Venues removed (1): Tarring Club",
+        ],
+        "{said:?}"
+    );
+    assert_eq!(
+        edit::names_diff(before, before),
+        ["No team, club or venue was added or removed."]
+    );
+}
+
 fn signup(s: &Server, name: &str) -> (String, String) {
     let agent = ureq::AgentBuilder::new().redirects(0).build();
     let r = agent.post(&format!("{}/signup", s.base)).send_form(&[
