@@ -1328,6 +1328,8 @@ fn the_league_page_records_a_result_and_postpones_a_match() {
         hub.contains("Version 3") && hub.contains("withdrawal"),
         "{hub}"
     );
+    // Each version says who published it: the league's secretary.
+    assert!(hub.contains(" by owner"), "{hub}");
     *version.borrow_mut() = version_of(&hub);
     // A replay after a serious default (rule 6.2.2): previewed with the match it adds, then
     // published.

@@ -36,6 +36,8 @@ pub(crate) struct Step {
 pub(crate) struct Hub {
     /// The service's today.
     pub(crate) today: NaiveDate,
+    /// Who publishes its versions: the league's secretary (only they can).
+    pub(crate) secretary: Option<String>,
     /// The clubs' link to the current list; `None` before the first publication.
     pub(crate) stable: Option<String>,
     /// Published versions, oldest first.
@@ -108,8 +110,13 @@ pub(crate) async fn hub(app: &Shared, id: &str) -> Result<Hub, ApiError> {
         .collect();
     let stable = versions.first().map(|p| format!("/p/{}/latest/", p.id));
     let (season, _) = super::season::load(app, id).await?;
+    let secretary = match app.store.league(id).await? {
+        Some(l) => app.store.user_name(&l.owner).await?,
+        None => None,
+    };
     let mut hub = Hub {
         today,
+        secretary,
         stable,
         versions,
         counts: None,

@@ -213,6 +213,7 @@ fn versions(hub: &Hub) -> Markup {
             @for p in hub.versions.iter().rev() {
                 li {
                     a href={ "/p/" (p.id) "/" } { "Version " (p.number) } ", " (day(p.on))
+                    @if let Some(by) = &hub.secretary { " by " (by) }
                     @if let Some(w) = &p.what { ": " (w) }
                     @if p.number > 1 { " (" a href={ "/p/" (p.id) "/changes.csv" } { "its changes" } ")" }
                 }

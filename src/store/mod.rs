@@ -670,6 +670,17 @@ impl Store {
         .transpose()
     }
 
+    /// The name of the account `id`.
+    pub async fn user_name(&self, id: &str) -> Result<Option<String>> {
+        let row = sqlx::query("SELECT name FROM users WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| r.try_get("name"))
+            .transpose()
+            .map_err(Into::into)
+    }
+
     // ---- leagues ----
 
     /// A new league owned by `owner`, with its first version: (league id, version id).
