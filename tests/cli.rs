@@ -805,3 +805,43 @@ fn a_draft_that_cannot_differ_enough_says_why() {
     assert!(d.path("drafts/draft-1.csv").exists());
     assert!(!d.path("drafts/draft-2.csv").exists());
 }
+
+/// Issue 46: `fixtures check INSTANCE.xml SOLUTION.xml` scores a RobinX (ITC2021) solution as
+/// the competition did; a schedule with its venues swapped breaks hard constraints (exit 1);
+/// a file that is no solution is refused by name.
+#[test]
+fn check_scores_an_itc2021_solution() {
+    let d = Dir::new();
+    let here = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/check/tests/itc2021");
+    let instance = here.join("ITC2021_Early_1.xml");
+    let best = here.join("ITC2021_Early_1_best.xml");
+    let arg = |p: &Path| p.to_str().unwrap().to_string();
+    let o = d.run(&["check", &arg(&instance), &arg(&best)]);
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("0 hard violations, objective 362"),
+        "{}",
+        text(&o.stdout)
+    );
+    let swapped = std::fs::read_to_string(&best)
+        .unwrap()
+        .replace("home=", "was_home=")
+        .replace("away=", "home=")
+        .replace("was_home=", "away=");
+    let spoiled = d.write("swapped.xml", &swapped);
+    let o = d.run(&["check", &arg(&instance), &arg(&spoiled)]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        !text(&o.stdout).contains(" 0 hard violations"),
+        "{}",
+        text(&o.stdout)
+    );
+    let not = d.write("not.xml", "<Solution></Solution>");
+    let o = d.run(&["check", &arg(&instance), &arg(&not)]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        text(&o.stderr).contains("not a RobinX solution"),
+        "{}",
+        text(&o.stderr)
+    );
+}

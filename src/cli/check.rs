@@ -6,12 +6,13 @@ use fixtures::check;
 use fixtures::model::Rerun;
 use std::path::PathBuf;
 
-/// Verify a fixture list against a league file and print its quality figures.
+/// Verify a fixture list against a league file and print its quality figures; or a RobinX
+/// (ITC2021) solution against its instance, as the competition scores it.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The league file (TOML, league-format v1).
+    /// The league file (TOML, league-format v1), or a RobinX instance (.xml).
     league: PathBuf,
-    /// The fixture list (CSV: date,division,home,away,venue).
+    /// The fixture list (CSV: date,division,home,away,venue), or a RobinX solution (.xml).
     fixtures: PathBuf,
     /// The lower bound `solve` reported (its `bound=`): prints the list's gap to it.
     #[arg(long)]
@@ -30,6 +31,9 @@ pub struct Args {
 
 /// Runs `check`: violations and figures on standard output; exit 1 when invalid.
 pub fn run(a: Args) -> Result<(), CliError> {
+    if a.league.extension().is_some_and(|e| e == "xml") {
+        return robinx(&a.league, &a.fixtures);
+    }
     let (league, list) = load_with_list(&a.league, &a.fixtures)?;
     let report = match (&a.current, &a.from) {
         (Some(current), Some(from)) => {
@@ -56,6 +60,39 @@ pub fn run(a: Args) -> Result<(), CliError> {
         gap_to_bound(report.quality.objective, b)?;
     }
     if report.is_valid() {
+        Ok(())
+    } else {
+        Err(CliError {
+            code: EXIT_INVALID_INPUT,
+            lines: Vec::new(),
+        })
+    }
+}
+
+/// A RobinX solution checked against its instance: hard violations and the soft objective by
+/// constraint type, as ITC2021 counts them; exit 1 when a hard constraint is violated.
+fn robinx(instance: &std::path::Path, solution: &std::path::Path) -> Result<(), CliError> {
+    use fixtures::check::robinx;
+    let read = |p: &std::path::Path| {
+        std::fs::read_to_string(p)
+            .map_err(|e| CliError::input(format!("error: {}: {e}", p.display())))
+    };
+    let bad = |p: &std::path::Path, e: robinx::RobinxError| {
+        CliError::input(format!("error: {}: {e}", p.display()))
+    };
+    let inst = robinx::read_instance(&read(instance)?).map_err(|e| bad(instance, e))?;
+    let games = robinx::read_solution(&read(solution)?).map_err(|e| bad(solution, e))?;
+    let s = robinx::score(&inst, &games);
+    for (kind, hard, soft) in &s.by_type {
+        println!("{kind}: hard violations {hard}, objective {soft}");
+    }
+    println!(
+        "{}: {} hard violations, objective {}",
+        solution.display(),
+        s.hard,
+        s.objective
+    );
+    if s.hard == 0 {
         Ok(())
     } else {
         Err(CliError {

@@ -12,6 +12,7 @@ mod draw;
 mod extra;
 mod pools;
 mod quality;
+pub mod robinx;
 
 pub use quality::{quality, Quality, TeamFigures, Winter};
 
