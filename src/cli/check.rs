@@ -73,13 +73,10 @@ pub fn run(a: Args) -> Result<(), CliError> {
 /// constraint type, as ITC2021 counts them; exit 1 when a hard constraint is violated.
 fn robinx(instance: &std::path::Path, solution: &std::path::Path) -> Result<(), CliError> {
     use fixtures::check::robinx;
-    let read = |p: &std::path::Path| {
-        std::fs::read_to_string(p)
-            .map_err(|e| CliError::input(format!("error: {}: {e}", p.display())))
-    };
     let bad = |p: &std::path::Path, e: robinx::RobinxError| {
         CliError::input(format!("error: {}: {e}", p.display()))
     };
+    let read = |p: &std::path::Path| robinx::read_file(p).map_err(|e| bad(p, e));
     let inst = robinx::read_instance(&read(instance)?).map_err(|e| bad(instance, e))?;
     let games = robinx::read_solution(&read(solution)?).map_err(|e| bad(solution, e))?;
     let s = robinx::score(&inst, &games);

@@ -12,6 +12,7 @@ mod playoff;
 mod replay;
 mod report;
 mod reschedule;
+mod robinx;
 mod season;
 mod season_show;
 mod serve;
@@ -98,6 +99,7 @@ enum Command {
     Compare(compare::Args),
     Report(report::Args),
     Check(check::Args),
+    Robinx(robinx::Args),
     Season(season::Args),
 }
 
@@ -126,6 +128,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Compare(a) => compare::run(a),
         Command::Report(a) => report::run(a),
         Command::Check(a) => check::run(a),
+        Command::Robinx(a) => robinx::run(a),
         Command::Season(a) => season::run(a),
     }
 }

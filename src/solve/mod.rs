@@ -14,6 +14,7 @@ use good_lp::{solvers::highs::highs as highs_backend, SolverModel};
 use rayon::prelude::*;
 use std::time::Instant;
 
+pub mod compact;
 mod construct;
 mod exact;
 mod explain;

@@ -5,32 +5,9 @@
 
 use std::collections::HashMap;
 
-/// One constraint of an instance: its type (CA1 … SE1), whether it is hard, its penalty and
-/// its attributes as written.
-#[derive(Debug, Clone)]
-pub struct Constraint {
-    /// CA1, CA2, CA3, CA4, GA1, BR1, BR2, FA2 or SE1.
-    pub kind: String,
-    /// HARD or SOFT.
-    pub hard: bool,
-    /// The weight of each unit of deviation.
-    pub penalty: i64,
-    attrs: HashMap<String, String>,
-}
-
-/// A RobinX instance: its teams, slots and constraints.
-#[derive(Debug, Clone)]
-pub struct Instance {
-    /// Teams (ids 0..teams).
-    pub teams: usize,
-    /// Slots (ids 0..slots).
-    pub slots: usize,
-    /// The constraints, in file order.
-    pub constraints: Vec<Constraint>,
-}
-
-/// A solution: every game as (home, away, slot).
-pub type Games = Vec<(usize, usize, usize)>;
+pub use fixtures_model::robinx::{
+    read_file, read_instance, read_solution, Constraint, Games, Instance, RobinxError,
+};
 
 /// What the checker finds: hard violations and the soft objective, in total and by type.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -41,117 +18,6 @@ pub struct Score {
     pub objective: i64,
     /// (type, hard violations, soft objective) per constraint type, sorted.
     pub by_type: Vec<(String, i64, i64)>,
-}
-
-/// Why a file did not read.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct RobinxError(String);
-
-/// Every element of an XML text as (name, attributes), in order.
-/// An XML element: its name and attributes.
-type Element = (String, HashMap<String, String>);
-
-fn elements(xml: &str) -> Result<Vec<Element>, RobinxError> {
-    use quick_xml::events::Event;
-    let mut reader = quick_xml::Reader::from_str(xml);
-    let mut out = Vec::new();
-    loop {
-        match reader.read_event() {
-            Ok(Event::Start(e)) | Ok(Event::Empty(e)) => {
-                let name = e.name().as_ref().to_string();
-                let mut attrs = HashMap::new();
-                for a in e.attributes().flatten() {
-                    attrs.insert(a.key.as_ref().to_string(), a.value.to_string());
-                }
-                out.push((name, attrs));
-            }
-            Ok(Event::Eof) => return Ok(out),
-            Err(e) => {
-                return Err(RobinxError(format!(
-                    "not XML at byte {}: {e}",
-                    reader.buffer_position()
-                )))
-            }
-            _ => {}
-        }
-    }
-}
-
-const KINDS: [&str; 9] = [
-    "CA1", "CA2", "CA3", "CA4", "GA1", "BR1", "BR2", "FA2", "SE1",
-];
-
-/// Reads a RobinX instance.
-pub fn read_instance(xml: &str) -> Result<Instance, RobinxError> {
-    let els = elements(xml)?;
-    let count = |n: &str| els.iter().filter(|(e, _)| e == n).count();
-    let mut constraints = Vec::new();
-    for (name, attrs) in &els {
-        if !KINDS.contains(&name.as_str()) {
-            continue;
-        }
-        let penalty = attrs
-            .get("penalty")
-            .and_then(|p| p.trim().parse().ok())
-            .ok_or_else(|| RobinxError(format!("{name}: no penalty")))?;
-        constraints.push(Constraint {
-            kind: name.clone(),
-            hard: attrs.get("type").map(String::as_str) == Some("HARD"),
-            penalty,
-            attrs: attrs.clone(),
-        });
-    }
-    if count("team") < 2 || count("slot") == 0 {
-        return Err(RobinxError(
-            "not a RobinX instance: no teams or no slots".into(),
-        ));
-    }
-    Ok(Instance {
-        teams: count("team"),
-        slots: count("slot"),
-        constraints,
-    })
-}
-
-/// Reads a RobinX solution's games.
-pub fn read_solution(xml: &str) -> Result<Games, RobinxError> {
-    let mut games = Vec::new();
-    for (name, a) in elements(xml)? {
-        if name != "ScheduledMatch" {
-            continue;
-        }
-        let get = |k: &str| {
-            a.get(k)
-                .and_then(|v| v.trim().parse().ok())
-                .ok_or_else(|| RobinxError(format!("ScheduledMatch without {k}")))
-        };
-        games.push((get("home")?, get("away")?, get("slot")?));
-    }
-    if games.is_empty() {
-        return Err(RobinxError(
-            "not a RobinX solution: no ScheduledMatch".into(),
-        ));
-    }
-    Ok(games)
-}
-
-impl Constraint {
-    fn list(&self, key: &str) -> Vec<usize> {
-        self.attrs
-            .get(key)
-            .map(|v| v.split(';').filter_map(|x| x.trim().parse().ok()).collect())
-            .unwrap_or_default()
-    }
-    fn num(&self, key: &str) -> i64 {
-        self.attrs
-            .get(key)
-            .and_then(|v| v.trim().parse().ok())
-            .unwrap_or(0)
-    }
-    fn text(&self, key: &str) -> &str {
-        self.attrs.get(key).map_or("", String::as_str)
-    }
 }
 
 /// The deviation of a count against `min` and `max`.
@@ -217,7 +83,7 @@ pub fn score(inst: &Instance, games: &Games) -> Score {
 
 /// Breaches of the double round robin itself, each a hard violation: a team not playing
 /// exactly once in a slot, an ordered pair not met exactly once, a game outside the
-/// instance's teams and slots.
+/// instance's teams and slots, and in a phased instance a pair not met once in each half.
 fn structure(inst: &Instance, games: &Games) -> i64 {
     let (n, slots) = (inst.teams, inst.slots);
     let mut per_slot = vec![0i64; n * slots];
@@ -237,7 +103,26 @@ fn structure(inst: &Instance, games: &Games) -> i64 {
         .filter(|&k| k / n != k % n)
         .map(|k| off(&pairs[k]))
         .sum();
-    bad + per_slot.iter().map(off).sum::<i64>() + pair_off
+    bad + per_slot.iter().map(off).sum::<i64>() + pair_off + unphased(inst, games)
+}
+
+/// In a phased instance, each unordered pair not met exactly once in the first half of the
+/// slots.
+fn unphased(inst: &Instance, games: &Games) -> i64 {
+    if !inst.phased {
+        return 0;
+    }
+    let n = inst.teams;
+    let mut first = vec![0i64; n * n];
+    for &(h, a, s) in games {
+        if h < n && a < n && h != a && s < inst.slots / 2 {
+            first[h.min(a) * n + h.max(a)] += 1;
+        }
+    }
+    (0..n)
+        .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+        .map(|(a, b)| (first[a * n + b] - 1).abs())
+        .sum()
 }
 
 /// What every constraint's deviation reads: the instance, the games, each team's game in each
@@ -350,14 +235,7 @@ fn group_counts(c: &Constraint, x: &Ctx<'_>) -> i64 {
             }
         }
         "GA1" => {
-            let meetings: Vec<(usize, usize)> = c
-                .text("meetings")
-                .split(';')
-                .filter_map(|m| {
-                    let (h, a) = m.split_once(',')?;
-                    Some((h.trim().parse().ok()?, a.trim().parse().ok()?))
-                })
-                .collect();
+            let meetings = c.meetings();
             let n = x
                 .games
                 .iter()

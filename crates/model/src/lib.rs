@@ -8,6 +8,8 @@ mod error;
 mod list;
 mod load;
 mod raw;
+/// RobinX (ITC2021) instances and solutions.
+pub mod robinx;
 /// Small league files for tests (the `testing` feature: unit and integration tests alike).
 #[cfg(feature = "testing")]
 pub mod testing;
