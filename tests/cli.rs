@@ -845,3 +845,61 @@ fn check_scores_an_itc2021_solution() {
         text(&o.stderr)
     );
 }
+
+/// `fixtures robinx` solves a small ITC2021 instance (bounded by moves), writes the
+/// competition's solution XML, which `fixtures check` accepts; it refuses to write over the
+/// instance, and an instance that is not a compact double round robin is refused by name.
+#[test]
+fn robinx_solves_an_itc2021_instance() {
+    let d = Dir::new();
+    let here = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/check/tests/itc2021");
+    let instance = here.join("Addition_000_Tiny.xml");
+    let arg = |p: &Path| p.to_str().unwrap().to_string();
+    let out = d.0.path().join("solution.xml");
+    let o = d.run(&[
+        "robinx",
+        &arg(&instance),
+        "-o",
+        &arg(&out),
+        "--threads",
+        "1",
+        "--steps",
+        "200000",
+    ]);
+    assert_eq!(code(&o), 0, "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("hard violations 0"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = d.run(&["check", &arg(&instance), &arg(&out)]);
+    assert_eq!(code(&o), 0, "{}", text(&o.stdout));
+    assert!(
+        text(&o.stdout).contains(" 0 hard violations"),
+        "{}",
+        text(&o.stdout)
+    );
+    // The instance itself is never the output.
+    let o = d.run(&[
+        "robinx",
+        &arg(&instance),
+        "-o",
+        &arg(&instance),
+        "--steps",
+        "10",
+    ]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        text(&o.stderr).contains("over an input"),
+        "{}",
+        text(&o.stderr)
+    );
+    // Five teams cannot all play in every slot.
+    let odd = std::fs::read_to_string(&instance)
+        .unwrap()
+        .replace("<team id=\"5\"", "<notateam id=\"5\"");
+    let odd = d.write("odd.xml", &odd);
+    let o = d.run(&["robinx", &arg(&odd), "--steps", "10"]);
+    assert_eq!(code(&o), 1);
+    assert!(text(&o.stderr).contains("5 teams"), "{}", text(&o.stderr));
+}

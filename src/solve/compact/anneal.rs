@@ -219,6 +219,22 @@ fn step(t: &mut Table, phased: bool, rng: &mut Rng) -> bool {
     true
 }
 
+/// A repair of a timetable (fix-and-optimise): a timetable breaking hard constraints no more,
+/// or None.
+pub(super) type Repair<'a> = dyn Fn(&Table, &mut Rng) -> Option<Table> + Sync + 'a;
+
+/// Replaces the timetable by its repair when that breaks fewer hard constraints.
+fn mend(s: &mut State<'_>, repair: &Repair, rng: &mut Rng) {
+    let Some(mended) = repair(&s.table, rng) else {
+        return;
+    };
+    let (was, hard) = (s.table.clone(), s.hard);
+    s.reset(mended);
+    if s.hard >= hard {
+        s.reset(was);
+    }
+}
+
 /// What one annealing run found.
 pub(super) struct Run {
     pub(super) best: Table,
@@ -322,7 +338,13 @@ const CYCLE: u64 = 200_000;
 /// only breaking ties) until none is left, then on the soft objective with each hard deviation
 /// weighted by a weight that rises while the timetable breaks a hard constraint and falls while
 /// it keeps them all. Each cooling cycle after the first feasible timetable restarts from the best.
-pub(super) fn anneal(s: &mut State<'_>, phased: bool, rng: &mut Rng, limits: &Limits) -> Run {
+pub(super) fn anneal(
+    s: &mut State<'_>,
+    phased: bool,
+    rng: &mut Rng,
+    limits: &Limits,
+    repair: Option<&Repair>,
+) -> Run {
     let tie = 1e-3 / s.terms.mean_soft_penalty().max(1.0);
     let mut run = Run {
         best: s.table.clone(),
@@ -387,6 +409,12 @@ pub(super) fn anneal(s: &mut State<'_>, phased: bool, rng: &mut Rng, limits: &Li
         if !soft_phase && run.steps.is_multiple_of(STALL) {
             if s.hard >= stalled {
                 s.stress();
+                if let Some(repair) = repair {
+                    mend(s, repair, rng);
+                    if run.keep(s, limits.start) {
+                        improved = run.steps;
+                    }
+                }
             }
             stalled = s.hard;
             if run.steps - improved > RESTART {
@@ -447,7 +475,7 @@ mod tests {
             seconds: f64::INFINITY,
             steps: Some(200_000),
         };
-        let run = anneal(&mut s, inst.phased, &mut rng, &limits);
+        let run = anneal(&mut s, inst.phased, &mut rng, &limits, None);
         let score = fixtures_check::robinx::score(&inst, &run.best.games());
         assert_eq!((run.hard, run.soft), (score.hard, score.objective));
         assert_eq!(run.hard, 0, "{:?}", score.by_type);

@@ -20,6 +20,29 @@ const MIP_TEAMS: usize = 12;
 /// The share of the time limit HiGHS has for it.
 const MIP_SHARE: f64 = 0.6;
 
+/// Seconds HiGHS has for each repair of a stalled search.
+const REPAIR_SECONDS: f64 = 0.5;
+/// Rounds a repair frees.
+const REPAIR_ROUNDS: usize = 6;
+
+/// The rounds a repair frees: a few at random, in one half when phased (where a pair's
+/// meeting cannot leave its half).
+fn free_rounds(rounds: usize, phased: bool, rng: &mut Rng) -> Vec<bool> {
+    let half = rounds / 2;
+    let (lo, span) = match (phased, rng.below(2)) {
+        (true, 0) => (0, half),
+        (true, _) => (half, half),
+        _ => (0, rounds),
+    };
+    let mut order: Vec<usize> = (lo..lo + span).collect();
+    table::shuffle(&mut order, rng);
+    let mut free = vec![false; rounds];
+    for &r in order.iter().take(REPAIR_ROUNDS) {
+        free[r] = true;
+    }
+    free
+}
+
 /// How long and how wide to search.
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -105,7 +128,16 @@ pub fn solve(inst: &Instance, settings: &Settings) -> Result<Found, CompactError
             let first = exact.as_ref().map(|_| start.elapsed().as_secs_f64());
             let table = exact.unwrap_or_else(|| table::Table::random(n, &mut rng));
             let mut state = anneal::State::new(&terms, table);
-            let mut run = anneal::anneal(&mut state, inst.phased, &mut rng, &limits);
+            let seed = settings.seed + i;
+            let mend = |t: &table::Table, rng: &mut Rng| {
+                let left = settings.time_limit - start.elapsed().as_secs_f64();
+                let free = free_rounds(t.rounds, inst.phased, rng);
+                let games = mip::repair(inst, &t.games(), &free, left.min(REPAIR_SECONDS), seed)?;
+                table::Table::from_games(n, &games)
+            };
+            let repair: Option<&anneal::Repair> =
+                (n <= MIP_TEAMS && settings.steps.is_none()).then_some(&mend as &anneal::Repair);
+            let mut run = anneal::anneal(&mut state, inst.phased, &mut rng, &limits, repair);
             run.first_feasible = first.or(run.first_feasible);
             run
         })
