@@ -331,6 +331,43 @@ const STALL: u64 = 20_000;
 /// starts again from a new one.
 const RESTART: u64 = 600_000;
 
+/// The search for a feasible timetable: the hard deviations at the last check, and the move
+/// at which they last fell below the best.
+struct Stall {
+    hard: i64,
+    improved: u64,
+}
+
+impl Stall {
+    /// Every `STALL` moves: when no better than at the last check, weights rise and a repair
+    /// is tried; after `RESTART` moves without progress, a new start.
+    fn check(
+        &mut self,
+        s: &mut State<'_>,
+        run: &mut Run,
+        repair: Option<&Repair>,
+        rng: &mut Rng,
+        start: Instant,
+    ) {
+        if s.hard >= self.hard {
+            s.stress();
+            if let Some(repair) = repair {
+                mend(s, repair, rng);
+                if run.keep(s, start) {
+                    self.improved = run.steps;
+                }
+            }
+        }
+        self.hard = s.hard;
+        if run.steps - self.improved > RESTART {
+            // Stuck: a fresh timetable, and the weights forgotten.
+            s.weight.iter_mut().for_each(|w| *w = 1.0);
+            s.reset(Table::random(s.table.teams, rng));
+            self.improved = run.steps;
+        }
+    }
+}
+
 /// Moves tried per cooling cycle.
 const CYCLE: u64 = 200_000;
 
@@ -358,8 +395,10 @@ pub(super) fn anneal(
     // one about one time in seven to none (tuned on ITC2021 at 10 s; bench/results).
     let mut cooling = Cooling::new(0.5, 0.02, CYCLE);
     let mut soft_phase = false;
-    let mut stalled = i64::MAX;
-    let mut improved = 0u64;
+    let mut stall = Stall {
+        hard: i64::MAX,
+        improved: 0,
+    };
     loop {
         if run.steps.is_multiple_of(256) {
             let out_of_time = limits.start.elapsed().as_secs_f64() >= limits.seconds;
@@ -401,28 +440,13 @@ pub(super) fn anneal(
         if d <= 0.0 || rng.unit() < (-d / cooling.temp).exp() {
             s.settle();
             if run.keep(s, limits.start) {
-                improved = run.steps;
+                stall.improved = run.steps;
             }
         } else {
             s.revert(delta);
         }
         if !soft_phase && run.steps.is_multiple_of(STALL) {
-            if s.hard >= stalled {
-                s.stress();
-                if let Some(repair) = repair {
-                    mend(s, repair, rng);
-                    if run.keep(s, limits.start) {
-                        improved = run.steps;
-                    }
-                }
-            }
-            stalled = s.hard;
-            if run.steps - improved > RESTART {
-                // Stuck: a fresh timetable, and the weights forgotten.
-                s.weight.iter_mut().for_each(|w| *w = 1.0);
-                s.reset(Table::random(s.table.teams, rng));
-                improved = run.steps;
-            }
+            stall.check(s, &mut run, repair, rng, limits.start);
         }
     }
 }

@@ -4,6 +4,7 @@
 //! repairs a timetable: every game outside a few rounds fixed, the hard constraints elastic,
 //! their total deviation minimised (fix-and-optimise).
 
+use super::terms::ids;
 use crate::model::robinx::{Constraint, Games, Instance};
 use good_lp::{
     solvers::highs::highs, variable, Expression, ProblemVariables, SolverModel, Variable,
@@ -95,8 +96,7 @@ fn within(
 fn rows_of(c: &Constraint, v: &Vars, vars: &mut ProblemVariables, rows: &mut Rows) {
     let (n, slots) = (v.n, v.slots);
     let (min, max) = (c.num("min"), c.num("max"));
-    let in_range = |l: Vec<usize>, k: usize| l.into_iter().filter(|&x| x < k).collect::<Vec<_>>();
-    let ss = in_range(c.list("slots"), slots);
+    let ss = ids(c, "slots", slots);
     let all: Vec<usize> = (0..n).collect();
     let count = |t: usize, side: &str, opps: &[usize], ss: &[usize]| -> Expression {
         ss.iter()
@@ -105,34 +105,20 @@ fn rows_of(c: &Constraint, v: &Vars, vars: &mut ProblemVariables, rows: &mut Row
             .sum()
     };
     match c.kind.as_str() {
-        "CA1" => {
-            for t in in_range(c.list("teams"), n) {
-                within(
-                    rows,
-                    vars,
-                    count(t, c.text("mode"), &all, &ss),
-                    min,
-                    max,
-                    ss.len() as i64,
-                );
-            }
-        }
-        "CA2" => {
-            let t2 = in_range(c.list("teams2"), n);
-            for t in in_range(c.list("teams1"), n) {
-                within(
-                    rows,
-                    vars,
-                    count(t, c.text("mode1"), &t2, &ss),
-                    min,
-                    max,
-                    ss.len() as i64,
-                );
+        "CA1" | "CA2" => {
+            let (side, who, opps) = if c.kind == "CA1" {
+                ("mode", "teams", all)
+            } else {
+                ("mode1", "teams1", ids(c, "teams2", n))
+            };
+            for t in ids(c, who, n) {
+                let e = count(t, c.text(side), &opps, &ss);
+                within(rows, vars, e, min, max, ss.len() as i64);
             }
         }
         "CA3" => {
-            let (t2, k) = (in_range(c.list("teams2"), n), c.num("intp").max(1) as usize);
-            for t in in_range(c.list("teams1"), n) {
+            let (t2, k) = (ids(c, "teams2", n), c.num("intp").max(1) as usize);
+            for t in ids(c, "teams1", n) {
                 for start in 0..=slots.saturating_sub(k) {
                     let w: Vec<usize> = (start..start + k).collect();
                     within(
@@ -159,11 +145,10 @@ fn rows_of_breaks_and_pairs(
 ) {
     let (n, slots) = (v.n, v.slots);
     let (min, max) = (c.num("min"), c.num("max"));
-    let in_range = |l: Vec<usize>, k: usize| l.into_iter().filter(|&x| x < k).collect::<Vec<_>>();
-    let ss = in_range(c.list("slots"), slots);
+    let ss = ids(c, "slots", slots);
     match c.kind.as_str() {
         "CA4" => {
-            let (t1, t2) = (in_range(c.list("teams1"), n), in_range(c.list("teams2"), n));
+            let (t1, t2) = (ids(c, "teams1", n), ids(c, "teams2", n));
             let counts = |h: usize, a: usize| match c.text("mode1") {
                 "H" => t1.contains(&h) && t2.contains(&a),
                 "A" => t1.contains(&a) && t2.contains(&h),
@@ -200,7 +185,7 @@ fn rows_of_breaks_and_pairs(
                 c.text("homeMode")
             };
             let mut per_team = Vec::new();
-            for t in in_range(c.list("teams"), n) {
+            for t in ids(c, "teams", n) {
                 let mut total = Expression::from(0.0);
                 for &s in ss.iter().filter(|&&s| s > 0) {
                     let b = vars.add(variable().min(0.0).max(1.0));
@@ -231,11 +216,10 @@ fn rows_of_breaks_and_pairs(
 /// The rows of FA2 and SE1.
 fn rows_of_pairs(c: &Constraint, v: &Vars, vars: &mut ProblemVariables, rows: &mut Rows) {
     let (n, slots) = (v.n, v.slots);
-    let in_range = |l: Vec<usize>, k: usize| l.into_iter().filter(|&x| x < k).collect::<Vec<_>>();
-    let ss = in_range(c.list("slots"), slots);
+    let ss = ids(c, "slots", slots);
     match c.kind.as_str() {
         "FA2" => {
-            let teams = in_range(c.list("teams"), n);
+            let teams = ids(c, "teams", n);
             let intp = c.num("intp") as f64;
             for (i, &a) in teams.iter().enumerate() {
                 for &b in &teams[i + 1..] {
@@ -251,7 +235,7 @@ fn rows_of_pairs(c: &Constraint, v: &Vars, vars: &mut ProblemVariables, rows: &m
             }
         }
         "SE1" => {
-            let teams = in_range(c.list("teams"), n);
+            let teams = ids(c, "teams", n);
             let k = c.num("min").max(0) as usize;
             for (i, &a) in teams.iter().enumerate() {
                 for &b in &teams[i + 1..] {

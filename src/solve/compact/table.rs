@@ -127,7 +127,8 @@ impl Table {
         }
     }
 
-    fn cell(&self, t: usize, r: usize) -> (usize, bool) {
+    /// Team t's opponent in round r, and whether it is at home.
+    pub(super) fn cell(&self, t: usize, r: usize) -> (usize, bool) {
         let c = t * self.rounds + r;
         (self.opp[c] as usize, self.home[c])
     }

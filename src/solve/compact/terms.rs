@@ -147,18 +147,18 @@ fn pairs(teams: &[usize]) -> Vec<(usize, usize)> {
     out
 }
 
+/// The ids of a list attribute (teams, slots) below `below`; others are ignored.
+pub(super) fn ids(c: &Constraint, key: &str, below: usize) -> Vec<usize> {
+    c.list(key).into_iter().filter(|&x| x < below).collect()
+}
+
 /// Unbounded below: a group whose terms already give deviations.
 const NO_MIN: i64 = i64::MIN / 4;
 
 /// The groups of one constraint, each as its terms and bounds.
 fn lower(c: &Constraint, n: usize, rounds: usize) -> Vec<(Vec<Kind>, i64, i64)> {
     let (min, max) = (c.num("min"), c.num("max"));
-    let slots: Vec<usize> = c
-        .list("slots")
-        .into_iter()
-        .filter(|&s| s < rounds)
-        .collect();
-    let teams = |key: &str| -> Vec<usize> { c.list(key).into_iter().filter(|&t| t < n).collect() };
+    let (slots, teams) = (ids(c, "slots", rounds), |key: &str| ids(c, key, n));
     let all = vec![true; n];
     match c.kind.as_str() {
         "CA1" => teams("teams")
@@ -220,12 +220,7 @@ fn lower(c: &Constraint, n: usize, rounds: usize) -> Vec<(Vec<Kind>, i64, i64)> 
 /// The groups of CA4, GA1, BR1 and BR2.
 fn lower_breaks_and_pairs(c: &Constraint, n: usize, rounds: usize) -> Vec<(Vec<Kind>, i64, i64)> {
     let (min, max) = (c.num("min"), c.num("max"));
-    let slots: Vec<usize> = c
-        .list("slots")
-        .into_iter()
-        .filter(|&s| s < rounds)
-        .collect();
-    let teams = |key: &str| -> Vec<usize> { c.list(key).into_iter().filter(|&t| t < n).collect() };
+    let (slots, teams) = (ids(c, "slots", rounds), |key: &str| ids(c, key, n));
     match c.kind.as_str() {
         "CA4" => {
             let (first, second) = (mask(n, &c.list("teams1")), mask(n, &c.list("teams2")));
@@ -292,12 +287,7 @@ fn lower_breaks_and_pairs(c: &Constraint, n: usize, rounds: usize) -> Vec<(Vec<K
 /// The groups of FA2 and SE1.
 fn lower_pairs(c: &Constraint, n: usize, rounds: usize) -> Vec<(Vec<Kind>, i64, i64)> {
     let min = c.num("min");
-    let slots: Vec<usize> = c
-        .list("slots")
-        .into_iter()
-        .filter(|&s| s < rounds)
-        .collect();
-    let teams = |key: &str| -> Vec<usize> { c.list(key).into_iter().filter(|&t| t < n).collect() };
+    let (slots, teams) = (ids(c, "slots", rounds), |key: &str| ids(c, key, n));
     match c.kind.as_str() {
         "FA2" => pairs(&teams("teams"))
             .into_iter()
@@ -445,9 +435,7 @@ fn reads(kind: &Kind, n: usize, rounds: usize) -> (Reads, Vec<(usize, usize)>) {
 impl Term {
     /// The term's value in `t`.
     pub(super) fn value(&self, t: &Table) -> i64 {
-        let rounds = t.rounds;
-        let at =
-            |team: usize, r: usize| (t.opp[team * rounds + r] as usize, t.home[team * rounds + r]);
+        let (rounds, at) = (t.rounds, |team: usize, r: usize| t.cell(team, r));
         match &self.kind {
             Kind::Games {
                 team,
@@ -497,9 +485,7 @@ impl Term {
 
     /// The values that read many cells: CA3's windows and CA4's groups.
     fn counted_across(&self, t: &Table) -> i64 {
-        let rounds = t.rounds;
-        let at =
-            |team: usize, r: usize| (t.opp[team * rounds + r] as usize, t.home[team * rounds + r]);
+        let (rounds, at) = (t.rounds, |team: usize, r: usize| t.cell(team, r));
         match &self.kind {
             Kind::Windows {
                 team,
