@@ -71,9 +71,18 @@ pub struct Found {
     pub steps: u64,
 }
 
+/// The most cells (a term's teams times the slots it reads) the terms of an instance may
+/// hold, counted before any is made; ITC2021's largest hold about 200,000.
+const MAX_SIZE: usize = 20_000_000;
+
 /// Why an instance cannot be searched this way.
 #[derive(Debug, thiserror::Error)]
 pub enum CompactError {
+    /// The constraints would need more memory than an instance may take.
+    #[error(
+        "the constraints would need {0} cells; instances needing more than 20,000,000 are refused"
+    )]
+    TooLarge(usize),
     /// Only an even number of teams plays in every round.
     #[error("{0} teams: a compact double round robin needs an even number of teams, at least 2")]
     Teams(usize),
@@ -98,6 +107,10 @@ pub fn solve(inst: &Instance, settings: &Settings) -> Result<Found, CompactError
             teams: n,
             slots: inst.slots,
         });
+    }
+    let size = terms::size(inst);
+    if size > MAX_SIZE {
+        return Err(CompactError::TooLarge(size));
     }
     let terms = terms::Terms::new(inst);
     let start = Instant::now();
@@ -154,4 +167,38 @@ pub fn solve(inst: &Instance, settings: &Settings) -> Result<Found, CompactError
         first_feasible: best.first_feasible,
         steps,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An instance whose constraints would fill memory is refused before any term is made.
+    #[test]
+    fn an_instance_too_large_for_memory_is_refused() {
+        let n = 400;
+        let teams: Vec<String> = (0..n).map(|t| t.to_string()).collect();
+        let mut xml = String::from("<Instance>");
+        for t in 0..n {
+            xml += &format!("<team id=\"{t}\"/>");
+        }
+        for s in 0..2 * (n - 1) {
+            xml += &format!("<slot id=\"{s}\"/>");
+        }
+        let all = teams.join(";");
+        xml +=
+            &format!("<FA2 teams=\"{all}\" slots=\"0\" intp=\"1\" penalty=\"1\" type=\"SOFT\"/>");
+        xml += "</Instance>";
+        let inst = crate::model::robinx::read_instance(&xml).unwrap();
+        let settings = Settings {
+            time_limit: 1.0,
+            steps: Some(1),
+            seed: 0,
+            threads: 1,
+        };
+        assert!(matches!(
+            solve(&inst, &settings),
+            Err(CompactError::TooLarge(_))
+        ));
+    }
 }

@@ -152,6 +152,20 @@ pub(super) fn ids(c: &Constraint, key: &str, below: usize) -> Vec<usize> {
     c.list(key).into_iter().filter(|&x| x < below).collect()
 }
 
+/// What the terms of `inst` would hold, counted from the constraints alone: for each, its
+/// teams (or pairs of teams, for FA2 and SE1) times the slots.
+pub(super) fn size(inst: &Instance) -> usize {
+    let (n, rounds) = (inst.teams, inst.slots);
+    let teams = |c: &Constraint| ids(c, "teams", n).len().max(ids(c, "teams1", n).len());
+    inst.constraints
+        .iter()
+        .map(|c| match c.kind.as_str() {
+            "FA2" | "SE1" => teams(c) * teams(c) * (rounds + 1),
+            _ => (teams(c) + 1) * (rounds + 1) + c.meetings().len(),
+        })
+        .sum()
+}
+
 /// Unbounded below: a group whose terms already give deviations.
 const NO_MIN: i64 = i64::MIN / 4;
 
