@@ -800,6 +800,9 @@ fn references(s: &Section) -> &'static [(&'static str, &'static str)] {
             ("cup", "teams"),
             ("cup", "finalists"),
             ("cup", "zones"),
+            ("constraint", "teams"),
+            ("constraint", "opponents"),
+            ("constraint", "fixtures"),
         ],
         _ => &[],
     }

@@ -20,6 +20,7 @@ struct Spec {
     divisions: Vec<(bool, Vec<(usize, u8)>)>, // (double?, teams: (club, nights mask))
     unavailable: Vec<(usize, u32)>,           // (team index, day offset)
     closed: Vec<u32>,
+    constraints: Vec<(u8, u32, u32, bool)>, // (kind, two numbers, soft?)
 }
 
 fn spec() -> impl Strategy<Value = Spec> {
@@ -36,6 +37,7 @@ fn spec() -> impl Strategy<Value = Spec> {
         prop::collection::vec(division, 1..3),
         prop::collection::vec((0usize..12, 0u32..120), 0..6),
         prop::collection::vec(0u32..120, 0..4),
+        prop::collection::vec((0u8..5, 0u32..100, 0u32..100, any::<bool>()), 0..3),
     )
         .prop_map(
             |(
@@ -47,6 +49,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                 divisions,
                 unavailable,
                 closed,
+                constraints,
             )| Spec {
                 days,
                 min_days,
@@ -56,6 +59,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                 divisions,
                 unavailable,
                 closed,
+                constraints,
             },
         )
 }
@@ -101,7 +105,42 @@ fn toml_of(s: &Spec) -> String {
             k += 1;
         }
     }
+    for c in &s.constraints {
+        t += &constraint_of(s, k, *c);
+    }
     t
+}
+
+/// One `[[constraint]]` of each kind by `kind % 5`, over the first teams (`T0` and `T1` are of
+/// the first division), hard or soft.
+fn constraint_of(s: &Spec, teams: usize, (kind, a, b, soft): (u8, u32, u32, bool)) -> String {
+    let side = ["home", "away", "any"][(a % 3) as usize];
+    let from = a % s.days;
+    let range = |len: u32| {
+        format!(
+            "[{{ from = {}, to = {} }}]",
+            day(from),
+            day((from + len).min(s.days - 1))
+        )
+    };
+    let group: Vec<String> = (0..teams.min(3)).map(|i| format!("\"T{i}\"")).collect();
+    let mut t = String::from("[[constraint]]\n");
+    t += &match kind {
+        0 => format!("kind = \"matches\"\nteams = [\"T0\"]\nside = \"{side}\"\ndates = {}\nmax = {}\n", range(14), b % 3),
+        1 => format!("kind = \"in_a_row\"\nside = \"{side}\"\nweeks = {}\nmax = {}\n", 2 + b % 3, 1 + a % 2),
+        2 => format!(
+            "kind = \"between\"\nteams = [{}]\nmax = {}\nper = \"{}\"\n",
+            group.join(", "),
+            if b % 4 == 0 { 3 } else { 1 + b % 2 },
+            if b % 4 == 0 { "total" } else { "date" }
+        ),
+        3 => format!("kind = \"fixtures\"\nfixtures = [{{ home = \"T0\", away = \"T1\" }}]\ndates = {}\nmin = 1\n", range(30)),
+        _ => format!("kind = \"apart\"\ndays = {}\n", 7 + b % 21),
+    };
+    if soft {
+        t += &format!("weight = {}\n", 1 + b % 5);
+    }
+    t + "\n"
 }
 
 /// The search as it runs for users: the league's own (default) weights, so the annealing,
@@ -214,6 +253,7 @@ proptest! {
             divisions: vec![(double, (0..teams).map(|i| (i % 3, 127u8)).collect())],
             unavailable: vec![],
             closed: vec![],
+            constraints: vec![],
         };
         let league = league(&toml_of(&s));
         let solved = solve(&league);

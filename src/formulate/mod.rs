@@ -4,6 +4,7 @@
 //! The passes are independent and testable alone; `build` runs them all.
 
 mod candidates;
+pub mod constraints;
 pub mod precheck;
 pub mod quality;
 pub mod rules;
@@ -71,6 +72,11 @@ pub enum Slack {
     },
     /// More fixtures than allowed keep an earlier draft's date.
     SameAsEarlierDraft,
+    /// A `[[constraint]]` of the league file is over its limit.
+    Constraint {
+        /// Its index in `League::constraints`.
+        constraint: usize,
+    },
 }
 
 /// The penalty of one relaxed slot (per rule it breaks) in the elastic model: playing on a date
@@ -133,7 +139,7 @@ impl Mip {
 /// A pass adds the rows of one rule.
 pub type Pass = fn(&League, &Candidates, &mut Mip);
 
-/// Every rule of sections 5–8 of the spec, in order.
+/// Every rule of sections 5–8 of the spec, in order, and the league file's hard constraints.
 pub const PASSES: &[(&str, Pass)] = &[
     ("fixture_once", rules::fixture_once),
     ("rest_days", rules::rest_days),
@@ -142,6 +148,7 @@ pub const PASSES: &[(&str, Pass)] = &[
     ("same_club_first", rules::same_club_first),
     ("max_consecutive_weeks", rules::max_consecutive_weeks),
     ("max_home_dates", rules::max_home_dates),
+    ("constraints", constraints::hard),
 ];
 
 /// The whole model of a league.
@@ -188,6 +195,7 @@ pub fn build_for(
         pass(league, cand, &mut mip);
     }
     rules::avoid_dates(league, cand, &mut mip, weights.avoid);
+    constraints::soft(league, cand, &mut mip);
     quality::add_quality(league, cand, &mut mip, weights, focus);
     mip
 }

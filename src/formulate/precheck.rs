@@ -18,6 +18,12 @@ pub fn impossible(league: &League, cand: &Candidates) -> Vec<String> {
         })
         .collect();
     problems.extend(fixed_after_latest_internal(league));
+    if let Err(cells) = super::constraints::groups(league, cand) {
+        problems.push(format!(
+            "the league's [[constraint]] tables would count {cells} possible dates of matches; more than {} are refused (name fewer teams or dates)",
+            super::constraints::MAX_CELLS
+        ));
+    }
     if problems.is_empty() {
         problems.extend(too_few_dates(league, cand));
         problems.extend(venue_too_small(league, cand));

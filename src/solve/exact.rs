@@ -230,7 +230,9 @@ pub(crate) fn applies(league: &League, cand: &Candidates, w: &Weights) -> bool {
         .filter(|c| c.max_home_dates.is_some())
         .count();
     let gap = league.rules.min_days_between.max(1);
-    league.teams.len() <= MAX_TEAMS
+    // The walk follows no `[[constraint]]`: a league with one is searched, not proven.
+    league.constraints.is_empty()
+        && league.teams.len() <= MAX_TEAMS
         && cand.fixtures.len() <= MAX_FIXTURES
         && cand.slots.len() < usize::from(u16::MAX)
         && limited <= MAX_CLUBS

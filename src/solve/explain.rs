@@ -45,6 +45,8 @@ pub enum Rule {
     MaxConsecutiveWeeks,
     /// A club's home dates.
     MaxHomeDates,
+    /// A `[[constraint]]` of the league file.
+    Constraint,
 }
 
 impl Rule {
@@ -63,6 +65,7 @@ impl Rule {
             Rule::SameClubFirst => "same_club_first",
             Rule::MaxConsecutiveWeeks => "max_consecutive_weeks",
             Rule::MaxHomeDates => "max_home_dates",
+            Rule::Constraint => "constraint",
         }
     }
 }
@@ -346,6 +349,15 @@ fn slack_relaxation(league: &League, slack: Slack) -> Option<Relaxation> {
                 league.clubs[club].max_home_dates.unwrap_or(0)
             ),
         ),
+        Slack::Constraint { constraint } => {
+            let c = &league.constraints[constraint];
+            (
+                Rule::Constraint,
+                c.name.clone(),
+                vec![],
+                format!("the constraint \"{}\" could be broken", c.name),
+            )
+        }
         Slack::SameAsEarlierDraft | Slack::Rest { .. } => return None,
     };
     Some(Relaxation {

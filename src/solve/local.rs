@@ -23,6 +23,7 @@
 //! barriers no single move does.
 
 use super::Rng;
+use crate::formulate::constraints::{self, Group};
 use crate::formulate::quality::winter_share;
 use crate::formulate::rules::week_of;
 use crate::formulate::{Candidates, Slot};
@@ -138,6 +139,8 @@ pub(crate) struct Anneal<'a> {
     max_same: i32,
     /// Buffers for the touched teams' match lists while a move is priced.
     scratch: Vec<Vec<TeamMatch>>,
+    /// The league file's `[[constraint]]`s as counted groups of slots.
+    g: Groups,
     /// The guide's extra weight per unit of worst spread above `GUIDE_KNEE` while `run`
     /// anneals a league whose fixtures keep their sides (0 otherwise): only the test for
     /// taking a move sees it.
@@ -202,6 +205,39 @@ fn team_tables(
         })
         .collect();
     (first, home_range, winter)
+}
+
+/// The league file's `[[constraint]]`s as groups of slots (`formulate::constraints`), the
+/// groups each slot is in, each group's count, the soft groups' cost, and a move's changes of
+/// count.
+struct Groups {
+    groups: Vec<Group>,
+    of_slot: Vec<Vec<u32>>,
+    n: Vec<i32>,
+    cost: f64,
+    delta: Vec<(u32, i32)>,
+}
+
+impl Groups {
+    /// The groups of a league's constraints, counts not yet taken (`Anneal::place`).
+    fn new(league: &League, cand: &Candidates) -> Self {
+        // A league whose groups would be too large is refused before any search
+        // (`precheck`).
+        let groups = constraints::groups(league, cand).unwrap_or_default();
+        let mut of_slot = vec![Vec::new(); cand.slots.len()];
+        for (g, group) in groups.iter().enumerate() {
+            for &s in &group.slots {
+                of_slot[s].push(g as u32);
+            }
+        }
+        Groups {
+            groups,
+            of_slot,
+            n: Vec::new(),
+            cost: 0.0,
+            delta: Vec::new(),
+        }
+    }
 }
 
 impl<'a> Anneal<'a> {
@@ -280,6 +316,7 @@ impl<'a> Anneal<'a> {
             max_same: i32::MAX,
             scratch: vec![Vec::new(); MOVE_TEAMS],
             guide: 0.0,
+            g: Groups::new(league, cand),
         };
         a.place(cur);
         a
@@ -310,6 +347,15 @@ impl<'a> Anneal<'a> {
             self.team_z[t] = z;
         }
         self.worst = self.team_z.iter().copied().fold(0.0, f64::max);
+        self.g.n = vec![0; self.g.groups.len()];
+        for &s in cur {
+            for &g in &self.g.of_slot[s] {
+                self.g.n[g as usize] += 1;
+            }
+        }
+        self.g.cost = (self.g.groups.iter().zip(&self.g.n))
+            .map(|(g, &n)| g.weight.map_or(0.0, |w| w * f64::from(g.over(n))))
+            .sum();
         let (earlier, max_same) = (std::mem::take(&mut self.earlier), self.max_same);
         self.set_earlier(earlier, max_same);
     }
@@ -348,7 +394,10 @@ impl<'a> Anneal<'a> {
 
     /// The schedule's objective, as the MIP counts it.
     pub(crate) fn objective(&self) -> f64 {
-        self.team_cost.iter().sum::<f64>() + self.avoid_total + self.w.spread_max * self.worst
+        self.team_cost.iter().sum::<f64>()
+            + self.avoid_total
+            + self.w.spread_max * self.worst
+            + self.g.cost
     }
 
     /// Each team's spread (0 to 1).
@@ -365,6 +414,38 @@ impl<'a> Anneal<'a> {
         }) && self.load.iter().zip(&self.cap).all(|(l, c)| l <= c)
             && self.clubs_ok()
             && self.same.iter().all(|&n| n <= self.max_same)
+            && (self.g.groups.iter().zip(&self.g.n))
+                .all(|(g, &n)| g.weight.is_some() || g.over(n) == 0)
+    }
+
+    /// The change in the soft constraints' cost if `changes` were made, its changes of count
+    /// left in `group_delta`; `None` when a hard constraint would go further over its limit.
+    fn price_groups(&mut self, changes: &[(usize, usize)]) -> Option<f64> {
+        let mut gd = std::mem::take(&mut self.g.delta);
+        gd.clear();
+        let mut bump = |g: u32, d: i32| match gd.iter_mut().find(|e| e.0 == g) {
+            Some(e) => e.1 += d,
+            None => gd.push((g, d)),
+        };
+        for &(f, s) in changes {
+            self.g.of_slot[self.cur[f]]
+                .iter()
+                .for_each(|&g| bump(g, -1));
+            self.g.of_slot[s].iter().for_each(|&g| bump(g, 1));
+        }
+        let mut cost = 0.0;
+        let mut ok = true;
+        for &(g, d) in &gd {
+            let (group, n) = (&self.g.groups[g as usize], self.g.n[g as usize]);
+            let rise = group.over(n + d) - group.over(n);
+            match group.weight {
+                None if rise > 0 => ok = false,
+                None => {}
+                Some(w) => cost += w * f64::from(rise),
+            }
+        }
+        self.g.delta = gd;
+        ok.then_some(cost)
     }
 
     fn clubs_ok(&self) -> bool {
@@ -510,6 +591,10 @@ impl<'a> Anneal<'a> {
             }
             same_delta.push(d);
         }
+        let Some(soft) = self.price_groups(changes) else {
+            undo(self);
+            return None;
+        };
         let mut teams = [0usize; MOVE_TEAMS];
         let mut nt = 0;
         for &(f, _) in changes {
@@ -563,7 +648,7 @@ impl<'a> Anneal<'a> {
             .iter()
             .map(|&(f, s)| self.avoid[s] - self.avoid[self.cur[f]])
             .sum();
-        delta += avoid;
+        delta += avoid + soft;
         let mut worst = self.worst;
         if self.w.spread_max > 0.0 {
             // The untouched teams' largest spread is the old worst unless a touched team
@@ -599,6 +684,10 @@ impl<'a> Anneal<'a> {
             *n += d;
         }
         self.avoid_total += avoid;
+        for &(g, d) in &self.g.delta {
+            self.g.n[g as usize] += d;
+        }
+        self.g.cost += soft;
         Some(delta)
     }
 
@@ -1456,5 +1545,112 @@ mod tests {
             lengths[3] > 0 && lengths[4] > 0,
             "lengths found: {lengths:?}"
         );
+    }
+
+    /// The league file's constraints, soft, of every kind on the GTCL league (a double and a
+    /// single round robin): the counts a move updates stay what a fresh pricing gives, and the
+    /// annealing prices a schedule as the MIP does.
+    #[test]
+    fn constraints_are_counted_exactly_and_priced_as_the_mip() {
+        use crate::model::{Constraint, ConstraintKind, Count};
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/instances/gtcl-2009-10.toml");
+        let mut league = crate::model::read_league(std::path::Path::new(path)).unwrap();
+        let all: Vec<usize> = (0..league.teams.len()).collect();
+        let premier = league.divisions[0].teams.clone();
+        let december = (league.start.iter_days())
+            .filter(|d| d.format("%m").to_string() == "12")
+            .collect::<std::collections::BTreeSet<_>>();
+        let kinds = [
+            ConstraintKind::Matches {
+                teams: all.clone(),
+                opponents: Some(premier.clone()),
+                count: Count::Home,
+                dates: Some(december.clone()),
+                max: 0,
+            },
+            ConstraintKind::InARow {
+                teams: all.clone(),
+                count: Count::Away,
+                weeks: 4,
+                max: 1,
+            },
+            ConstraintKind::Between {
+                teams: premier[..3].to_vec(),
+                opponents: premier.clone(),
+                dates: None,
+                max: 0,
+                per_date: true,
+            },
+            ConstraintKind::Fixtures {
+                fixtures: vec![(premier[0], premier[1]), (premier[2], premier[3])],
+                dates: december,
+                min: 2,
+                max: 2,
+            },
+            ConstraintKind::Apart {
+                teams: all,
+                days: 90,
+            },
+        ];
+        for (i, kind) in kinds.into_iter().enumerate() {
+            let weight = Some(1.0 + i as f64);
+            league.constraints.push(Constraint {
+                name: format!("c{i}"),
+                kind,
+                weight,
+            });
+        }
+        let cand = formulate::candidates(&league, &crate::model::Rerun::default());
+        let cur = crate::solve::construct::greedy(&league, &cand, 1).expect("a constructed start");
+        let w = Weights::none();
+        let mut sa = Anneal::new(&league, &cand, &w, &cur);
+        assert!(
+            sa.objective() > 0.0,
+            "the constraints cost something at the start"
+        );
+        let movable = sa.movable();
+        let mut rng = Rng::new(3);
+        let mut changes = Vec::new();
+        let mut taken = 0;
+        for i in 0..5_000 {
+            sa.propose(&mut rng, &movable, &mut changes);
+            if changes.is_empty() || sa.try_move(&changes, f64::INFINITY).is_none() {
+                continue;
+            }
+            taken += 1;
+            if i % 250 == 0 {
+                let fresh = Anneal::new(&league, &cand, &w, &sa.cur);
+                assert_eq!(fresh.g.n, sa.g.n, "move {i}");
+                assert!(
+                    (fresh.objective() - sa.objective()).abs() < 1e-6,
+                    "move {i}"
+                );
+            }
+        }
+        assert!(taken > 500, "only {taken} moves taken");
+        let (pinned, _) = cand.restricted(&vec![false; cand.fixtures.len()], &sa.cur);
+        let spec = crate::solve::RunSpec {
+            weights: &w,
+            seed: 1,
+            time_limit: 30.0,
+            max_nodes: None,
+            start: None,
+            teams: None,
+        };
+        let opts = crate::solve::Options::default();
+        for c in &league.constraints {
+            let one = League {
+                constraints: vec![c.clone()],
+                ..league.clone()
+            };
+            let ours = Anneal::new(&one, &cand, &w, &sa.cur).objective();
+            let mip = crate::solve::run_once(&one, &pinned, &opts, Instant::now(), &spec).unwrap();
+            assert!(
+                (mip.objective - ours).abs() < 1e-6,
+                "{}: MIP {} annealer {ours}",
+                c.name,
+                mip.objective
+            );
+        }
     }
 }

@@ -8,6 +8,7 @@
 //! for balance) are checked from the `Rerun` data, not from how the solver encoded them.
 #![warn(missing_docs)]
 
+mod constraints;
 mod draw;
 mod extra;
 mod pools;
@@ -337,6 +338,7 @@ pub fn check_rerun(league: &League, list: &FixtureList, rerun: &Rerun) -> Report
     c.per_team(rows);
     c.venues(rows);
     c.clubs(rows);
+    c.out.extend(constraints::violations(league, rows));
     Report {
         violations: c.out,
         quality: quality(league, rows),

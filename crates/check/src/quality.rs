@@ -30,7 +30,10 @@ pub struct Quality {
     pub teams: Vec<TeamFigures>,
     /// The list's value under the league's `[weights]`, computed here from the definitions
     /// (docs/league-format-extensions.md), so that `solve`'s claimed objective can be checked.
+    /// It includes the soft constraints' costs.
     pub objective: f64,
+    /// Each soft `[[constraint]]`: its name, weight and units over its limit.
+    pub soft: Vec<(String, f64, u32)>,
 }
 
 /// One team's figures.
@@ -92,6 +95,7 @@ pub fn quality(league: &League, rows: &[Row]) -> Quality {
         winter: None,
         teams: Vec::new(),
         objective: 0.0,
+        soft: crate::constraints::soft(league, rows),
     };
     let winter = winter_break(league);
     let season_days = ((league.end - league.start).num_days() + 1).max(1) as f64;
@@ -137,7 +141,11 @@ pub fn quality(league: &League, rows: &[Row]) -> Quality {
         q.teams.push(fig);
     }
     q.winter = winter.map(|(from, to)| winter_figures(league, rows, &of_team, from, to));
-    q.objective = objective(league, &of_team, q.breaks, q.avoid_hits);
+    q.objective = objective(league, &of_team, q.breaks, q.avoid_hits)
+        + q.soft
+            .iter()
+            .map(|(_, w, n)| w * f64::from(*n))
+            .sum::<f64>();
     q.busiest_venue_night = busiest_venue_night(league, rows);
     q
 }
@@ -347,6 +355,9 @@ impl fmt::Display for Quality {
                 }
             }
             None => write!(f, "winter break: -")?,
+        }
+        for (name, w, n) in &self.soft {
+            write!(f, "\nsoft constraint {name}: {n} over (weight {w})")?;
         }
         write!(
             f,

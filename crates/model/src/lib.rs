@@ -3,6 +3,7 @@
 //! Nothing here knows about the MIP; `formulate` builds on it and `check` reads it.
 #![warn(missing_docs)]
 
+mod constraint;
 mod dates;
 mod error;
 mod list;
@@ -14,6 +15,7 @@ pub mod robinx;
 #[cfg(feature = "testing")]
 pub mod testing;
 
+pub use constraint::{on, Constraint, ConstraintKind, Count};
 pub use dates::{parse_iso_date, parse_list_date, parse_team_date, short_date};
 pub use error::{InputError, InputErrors, Problem};
 pub use list::{
@@ -80,6 +82,8 @@ pub struct League {
     /// Home matches of a joint team (Rapid League rules) hosted by the other club:
     /// (home, away) to that club, whose nights and unavailable dates bind the match.
     pub joint_hosts: BTreeMap<(TeamId, TeamId), JointHost>,
+    /// `[[constraint]]` tables (extension): RobinX's constraints, hard or soft.
+    pub constraints: Vec<Constraint>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

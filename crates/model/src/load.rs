@@ -9,6 +9,8 @@ use std::collections::HashMap;
 use std::path::Path;
 use toml::Spanned;
 
+mod constraints;
+
 /// The longest date range we expand (a typo like `to = 2207-01-01` is refused, not expanded).
 const MAX_RANGE_DAYS: i64 = 3700;
 /// League files larger than this are refused before parsing.
@@ -464,6 +466,7 @@ impl<'a> Cx<'a> {
             neutral: BTreeMap::new(),
             joint_hosts: BTreeMap::new(),
             odd_boards_white: self.colours(raw),
+            constraints: Vec::new(),
         };
         self.cups(raw, &mut league, &team_ix, &div_ix);
         if let Some(ch) = &raw.changes {
@@ -471,6 +474,7 @@ impl<'a> Cx<'a> {
         }
         self.joint_teams(raw, &mut league, &club_ix, &venue_ix);
         self.pairs(raw, &mut league, &team_ix, &venue_ix);
+        league.constraints = self.constraints(&raw.constraint, &league, &team_ix);
         Some(league)
     }
 

@@ -43,6 +43,28 @@ pub struct RawLeague {
     pub changes: Option<Spanned<RawChanges>>,
     #[serde(default)]
     pub neutral: Vec<Spanned<RawNeutral>>,
+    /// Extension: RobinX-style constraints, hard or soft.
+    #[serde(default)]
+    pub constraint: Vec<Spanned<RawConstraint>>,
+}
+
+/// Extension: one `[[constraint]]` (see `constraint.rs`); which keys apply depends on `kind`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawConstraint {
+    pub name: Option<Spanned<String>>,
+    pub kind: Spanned<String>,
+    pub teams: Option<Vec<Spanned<String>>>,
+    pub opponents: Option<Vec<Spanned<String>>>,
+    pub side: Option<Spanned<String>>,
+    pub dates: Option<RawList>,
+    pub max: Option<Spanned<i64>>,
+    pub min: Option<Spanned<i64>>,
+    pub weeks: Option<Spanned<i64>>,
+    pub days: Option<Spanned<i64>>,
+    pub per: Option<Spanned<String>>,
+    pub fixtures: Option<Vec<Spanned<RawExcluded>>>,
+    pub weight: Option<Spanned<f64>>,
 }
 
 /// Extension: knockout cups over the league's teams.
