@@ -194,6 +194,53 @@ fn apart_keeps_the_return_match_a_month_away() {
     assert_eq!(v[0].fixture, "Return not within a month: A and B");
 }
 
+#[test]
+fn breaks_are_limited_per_team_and_in_all() {
+    // BR1 and BR2: at most one break a team, two in all.
+    let league = abcd("2027-01-04", "2027-03-28", "double")
+        .rule("min_days_between = 7")
+        .raw("[[constraint]]\nkind = \"breaks\"\nmax = 1\n\n[[constraint]]\nname = \"Few breaks\"\nkind = \"breaks\"\nmax = 2\nper = \"total\"\n")
+        .league();
+    let csv = solve_valid(&league);
+    let r = rows(&csv);
+    let breaks = |t: &str| {
+        let mut sides: Vec<(chrono::NaiveDate, bool)> = r
+            .iter()
+            .filter(|x| x.1 == t || x.2 == t)
+            .map(|x| (date(&x.0), x.1 == t))
+            .collect();
+        sides.sort();
+        sides.windows(2).filter(|p| p[0].1 == p[1].1).count()
+    };
+    let each: Vec<usize> = ["A", "B", "C", "D"].iter().map(|t| breaks(t)).collect();
+    assert!(
+        each.iter().all(|&b| b <= 1) && each.iter().sum::<usize>() <= 2,
+        "{each:?}\n{csv}"
+    );
+    // A plays home, home, away, away, away, home: three breaks.
+    let bad = csv_of(&[
+        ("2027-01-04", "D", "A", "B", "A Hall"),
+        ("2027-01-04", "D", "C", "D", "C Hall"),
+        ("2027-01-11", "D", "A", "C", "A Hall"),
+        ("2027-01-11", "D", "B", "D", "B Hall"),
+        ("2027-01-18", "D", "D", "A", "D Hall"),
+        ("2027-01-18", "D", "B", "C", "B Hall"),
+        ("2027-01-25", "D", "B", "A", "B Hall"),
+        ("2027-01-25", "D", "D", "C", "D Hall"),
+        ("2027-02-01", "D", "C", "A", "C Hall"),
+        ("2027-02-01", "D", "D", "B", "D Hall"),
+        ("2027-02-08", "D", "A", "D", "A Hall"),
+        ("2027-02-08", "D", "C", "B", "C Hall"),
+    ]);
+    let v = check_csv(&league, &bad).violations;
+    assert!(v.iter().all(|v| v.rule == "constraint breaks"), "{v:#?}");
+    assert!(v.iter().any(|v| v.fixture == "constraint 1: A"), "{v:#?}");
+    assert!(
+        v.iter().any(|v| v.fixture == "Few breaks: the teams named"),
+        "{v:#?}"
+    );
+}
+
 /// No goal but the soft constraints: the objective is their cost alone.
 fn only_constraints() -> Lg {
     let mut lg = abcd("2027-01-04", "2027-01-24", "double");

@@ -140,6 +140,9 @@ fn lower(league: &League, cand: &Candidates, kind: &ConstraintKind, push: Push) 
             max,
         } => listed_fixtures(league, cand, fixtures, dates, (*min, *max), push),
         ConstraintKind::Apart { teams, days } => apart(cand, teams, i64::from(*days), push),
+        // Breaks are counted by the side of each team's latest match, not by groups of slots
+        // (`breaks`).
+        ConstraintKind::Breaks { .. } => {}
     }
 }
 
@@ -219,8 +222,49 @@ fn apart(cand: &Candidates, teams: &[TeamId], days: i64, push: Push) {
     }
 }
 
+/// The `breaks` constraints (BR1, BR2): each team's breaks counted as the quality terms count
+/// them (`quality::breaks_by_state`, exact at whole schedules), held to the limit per team or
+/// in all; hard ones as rows, soft ones through a slack at their weight.
+fn breaks(league: &League, cand: &Candidates, mip: &mut Mip, soft: bool) {
+    for (i, c) in league.constraints.iter().enumerate() {
+        let ConstraintKind::Breaks {
+            teams,
+            max,
+            per_team,
+        } = &c.kind
+        else {
+            continue;
+        };
+        if c.weight.is_some() != soft || c.weight == Some(0.0) {
+            continue;
+        }
+        let mut counts = Vec::new();
+        for &t in teams {
+            let td = super::quality::team_dates(cand, mip, t);
+            if !td.dates.is_empty() {
+                counts.push(super::quality::breaks_by_state(mip, &td, 0.0));
+            }
+        }
+        let sums = match per_team {
+            true => counts,
+            false => vec![counts.into_iter().sum()],
+        };
+        for e in sums {
+            match c.weight {
+                None => mip.limit(e, f64::from(*max), || Slack::Constraint { constraint: i }),
+                Some(w) => {
+                    let s = mip.vars.add(variable().min(0.0));
+                    mip.objective += w * s;
+                    mip.constraints.push((e - s).leq(f64::from(*max)));
+                }
+            }
+        }
+    }
+}
+
 /// The hard constraints' rows (a pass of `PASSES`).
 pub fn hard(league: &League, cand: &Candidates, mip: &mut Mip) {
+    breaks(league, cand, mip, false);
     for g in groups(league, cand).unwrap_or_default() {
         if g.weight.is_some() {
             continue;
@@ -241,6 +285,7 @@ pub fn hard(league: &League, cand: &Candidates, mip: &mut Mip) {
 /// The soft constraints' terms in the objective: each unit outside a group's limits costs its
 /// weight, through a slack column.
 pub fn soft(league: &League, cand: &Candidates, mip: &mut Mip) {
+    breaks(league, cand, mip, true);
     for g in groups(league, cand).unwrap_or_default() {
         let Some(w) = g.weight.filter(|&w| w > 0.0) else {
             continue;

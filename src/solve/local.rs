@@ -27,7 +27,7 @@ use crate::formulate::constraints::{self, Group};
 use crate::formulate::quality::winter_share;
 use crate::formulate::rules::week_of;
 use crate::formulate::{Candidates, Slot};
-use crate::model::{League, Weights};
+use crate::model::{ConstraintKind, League, Weights};
 use std::time::Instant;
 
 /// One match of a team: (day of the season, at home, fixture).
@@ -216,6 +216,40 @@ struct Groups {
     n: Vec<i32>,
     cost: f64,
     delta: Vec<(u32, i32)>,
+    /// The `breaks` constraints: which teams each counts, its limit, its weight (`None`
+    /// hard), per team or in all; each team's breaks, and each limit's total.
+    limits: Vec<BreakLimit>,
+    team_breaks: Vec<i32>,
+    totals: Vec<i32>,
+}
+
+/// A `breaks` constraint as the annealing keeps it.
+struct BreakLimit {
+    covers: Vec<bool>,
+    max: i32,
+    weight: Option<f64>,
+    per_team: bool,
+}
+
+impl BreakLimit {
+    fn over(&self, n: i32) -> i32 {
+        (n - self.max).max(0)
+    }
+
+    /// The rise in units over, when the touched `teams` go from `old` to `new` breaks and
+    /// the limit's total is `total`.
+    fn rise(&self, teams: &[usize], old: &[i32], new: &[i32], total: i32) -> i32 {
+        let touched = teams.iter().enumerate().filter(|(_, &t)| self.covers[t]);
+        match self.per_team {
+            true => touched
+                .map(|(i, &t)| self.over(new[i]) - self.over(old[t]))
+                .sum(),
+            false => {
+                let d: i32 = touched.map(|(i, &t)| new[i] - old[t]).sum();
+                self.over(total + d) - self.over(total)
+            }
+        }
+    }
 }
 
 impl Groups {
@@ -230,14 +264,101 @@ impl Groups {
                 of_slot[s].push(g as u32);
             }
         }
+        let limits = (league.constraints.iter())
+            .filter_map(|c| match &c.kind {
+                ConstraintKind::Breaks {
+                    teams,
+                    max,
+                    per_team,
+                } => Some(BreakLimit {
+                    covers: (0..league.teams.len())
+                        .map(|t| teams.contains(&t))
+                        .collect(),
+                    max: *max as i32,
+                    weight: c.weight,
+                    per_team: *per_team,
+                }),
+                _ => None,
+            })
+            .collect();
         Groups {
             groups,
             of_slot,
             n: Vec::new(),
             cost: 0.0,
             delta: Vec::new(),
+            limits,
+            team_breaks: Vec::new(),
+            totals: Vec::new(),
         }
     }
+
+    /// Counts every team's breaks and each limit's total for a schedule; returns the soft
+    /// limits' cost.
+    fn place_breaks(&mut self, matches: &[Vec<TeamMatch>]) -> f64 {
+        self.team_breaks = matches.iter().map(|ms| breaks_of(ms)).collect();
+        let tb = &self.team_breaks;
+        self.totals = (self.limits.iter())
+            .map(|l| (0..tb.len()).filter(|&t| l.covers[t]).map(|t| tb[t]).sum())
+            .collect();
+        (self.limits.iter().zip(&self.totals))
+            .map(|(l, &total)| {
+                let units = match l.per_team {
+                    true => (0..tb.len())
+                        .filter(|&t| l.covers[t])
+                        .map(|t| l.over(tb[t]))
+                        .sum(),
+                    false => l.over(total),
+                };
+                l.weight.map_or(0.0, |w| w * f64::from(units))
+            })
+            .sum()
+    }
+
+    /// Whether every hard `breaks` limit holds.
+    fn breaks_ok(&self) -> bool {
+        let tb = &self.team_breaks;
+        (self.limits.iter().zip(&self.totals)).all(|(l, &total)| {
+            l.weight.is_some()
+                || match l.per_team {
+                    true => (0..tb.len()).all(|t| !l.covers[t] || l.over(tb[t]) == 0),
+                    false => l.over(total) == 0,
+                }
+        })
+    }
+
+    /// The soft limits' change in cost when the touched `teams` get `new` breaks; `None`
+    /// when a hard limit would go further over.
+    fn price_breaks(&self, teams: &[usize], new: &[i32]) -> Option<f64> {
+        let mut cost = 0.0;
+        for (l, &total) in self.limits.iter().zip(&self.totals) {
+            let rise = l.rise(teams, &self.team_breaks, new, total);
+            match l.weight {
+                None if rise > 0 => return None,
+                None => {}
+                Some(w) => cost += w * f64::from(rise),
+            }
+        }
+        Some(cost)
+    }
+
+    /// Takes the touched teams' new break counts.
+    fn commit_breaks(&mut self, teams: &[usize], new: &[i32]) {
+        for (l, total) in self.limits.iter().zip(self.totals.iter_mut()) {
+            *total += (teams.iter().enumerate())
+                .filter(|(_, &t)| l.covers[t])
+                .map(|(i, &t)| new[i] - self.team_breaks[t])
+                .sum::<i32>();
+        }
+        for (i, &t) in teams.iter().enumerate() {
+            self.team_breaks[t] = new[i];
+        }
+    }
+}
+
+/// A team's breaks: two of its matches running (in day order) on one side.
+fn breaks_of(ms: &[TeamMatch]) -> i32 {
+    ms.windows(2).filter(|p| p[0].1 == p[1].1).count() as i32
 }
 
 impl<'a> Anneal<'a> {
@@ -355,7 +476,8 @@ impl<'a> Anneal<'a> {
         }
         self.g.cost = (self.g.groups.iter().zip(&self.g.n))
             .map(|(g, &n)| g.weight.map_or(0.0, |w| w * f64::from(g.over(n))))
-            .sum();
+            .sum::<f64>()
+            + self.g.place_breaks(&self.matches);
         let (earlier, max_same) = (std::mem::take(&mut self.earlier), self.max_same);
         self.set_earlier(earlier, max_same);
     }
@@ -416,6 +538,7 @@ impl<'a> Anneal<'a> {
             && self.same.iter().all(|&n| n <= self.max_same)
             && (self.g.groups.iter().zip(&self.g.n))
                 .all(|(g, &n)| g.weight.is_some() || g.over(n) == 0)
+            && self.g.breaks_ok()
     }
 
     /// The change in the soft constraints' cost if `changes` were made, its changes of count
@@ -644,11 +767,24 @@ impl<'a> Anneal<'a> {
             delta += cost - self.team_cost[t];
             values[i] = (cost, z);
         }
+        let mut new_breaks = [0i32; MOVE_TEAMS];
+        let mut break_rise = 0.0;
+        if !self.g.limits.is_empty() {
+            for (i, b) in new_breaks[..nt].iter_mut().enumerate() {
+                *b = breaks_of(&lists[i]);
+            }
+            let Some(rise) = self.g.price_breaks(teams, &new_breaks[..nt]) else {
+                self.scratch = lists;
+                undo(self);
+                return None;
+            };
+            break_rise = rise;
+        }
         let avoid: f64 = changes
             .iter()
             .map(|&(f, s)| self.avoid[s] - self.avoid[self.cur[f]])
             .sum();
-        delta += avoid + soft;
+        delta += avoid + soft + break_rise;
         let mut worst = self.worst;
         if self.w.spread_max > 0.0 {
             // The untouched teams' largest spread is the old worst unless a touched team
@@ -687,7 +823,10 @@ impl<'a> Anneal<'a> {
         for &(g, d) in &self.g.delta {
             self.g.n[g as usize] += d;
         }
-        self.g.cost += soft;
+        if !self.g.limits.is_empty() {
+            self.g.commit_breaks(teams, &new_breaks[..nt]);
+        }
+        self.g.cost += soft + break_rise;
         Some(delta)
     }
 
@@ -1588,8 +1727,18 @@ mod tests {
                 max: 2,
             },
             ConstraintKind::Apart {
-                teams: all,
+                teams: all.clone(),
                 days: 90,
+            },
+            ConstraintKind::Breaks {
+                teams: premier.clone(),
+                max: 1,
+                per_team: true,
+            },
+            ConstraintKind::Breaks {
+                teams: all,
+                max: 4,
+                per_team: false,
             },
         ];
         for (i, kind) in kinds.into_iter().enumerate() {
@@ -1621,6 +1770,8 @@ mod tests {
             if i % 250 == 0 {
                 let fresh = Anneal::new(&league, &cand, &w, &sa.cur);
                 assert_eq!(fresh.g.n, sa.g.n, "move {i}");
+                assert_eq!(fresh.g.team_breaks, sa.g.team_breaks, "move {i}");
+                assert_eq!(fresh.g.totals, sa.g.totals, "move {i}");
                 assert!(
                     (fresh.objective() - sa.objective()).abs() < 1e-6,
                     "move {i}"

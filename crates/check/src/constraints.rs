@@ -27,6 +27,7 @@ pub fn rule(c: &Constraint) -> &'static str {
         ConstraintKind::Between { .. } => "constraint between",
         ConstraintKind::Fixtures { .. } => "constraint fixtures",
         ConstraintKind::Apart { .. } => "constraint apart",
+        ConstraintKind::Breaks { .. } => "constraint breaks",
     }
 }
 
@@ -97,6 +98,11 @@ pub fn breaches(league: &League, c: &Constraint, rows: &[Row]) -> Vec<Breach> {
             max,
         } => listed_fixtures(league, rows, fixtures, dates, (*min, *max)),
         ConstraintKind::Apart { teams, days } => apart(league, rows, teams, *days),
+        ConstraintKind::Breaks {
+            teams,
+            max,
+            per_team,
+        } => breaks(league, rows, teams, *max, *per_team),
     }
 }
 
@@ -254,4 +260,45 @@ fn apart(league: &League, rows: &[Row], teams: &[TeamId], days: u32) -> Vec<Brea
         }
     }
     out
+}
+
+/// BR1, BR2: each team's breaks (two of its matches running, in date order, on one side), or
+/// their total.
+fn breaks(
+    league: &League,
+    rows: &[Row],
+    teams: &[TeamId],
+    max: u32,
+    per_team: bool,
+) -> Vec<Breach> {
+    let of = |t: TeamId| {
+        let mut sides: Vec<(NaiveDate, bool)> = (rows.iter())
+            .filter(|r| r.home == t || r.away == t)
+            .map(|r| (r.date, r.home == t))
+            .collect();
+        sides.sort();
+        sides.windows(2).filter(|p| p[0].1 == p[1].1).count() as u32
+    };
+    let counts: Vec<(TeamId, u32)> = teams.iter().map(|&t| (t, of(t))).collect();
+    if !per_team {
+        let n: u32 = counts.iter().map(|c| c.1).sum();
+        return (n > max)
+            .then(|| Breach {
+                who: "the teams named".into(),
+                date: None,
+                over: n - max,
+                detail: format!("{n} breaks in all (at most {max})"),
+            })
+            .into_iter()
+            .collect();
+    }
+    (counts.into_iter())
+        .filter(|&(_, n)| n > max)
+        .map(|(t, n)| Breach {
+            who: league.teams[t].name.clone(),
+            date: None,
+            over: n - max,
+            detail: format!("{n} breaks (at most {max})"),
+        })
+        .collect()
 }

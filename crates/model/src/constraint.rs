@@ -8,6 +8,7 @@
 //! | `between` | CA4 | matches between two groups of teams, on each date or in total |
 //! | `fixtures` | GA1 | how many of some fixtures fall on some dates |
 //! | `apart` | SE1 | the days between the two meetings of a pair (double round robin) |
+//! | `breaks` | BR1, BR2 | breaks (two matches running both at home or both away) of each team, or of them all |
 
 use crate::TeamId;
 use chrono::NaiveDate;
@@ -121,6 +122,16 @@ pub enum ConstraintKind {
         /// The fewest days from one meeting to the other.
         days: u32,
     },
+    /// BR1 (`per_team`) and BR2: the breaks of each team of `teams` (two of its matches
+    /// running, in date order, both at home or both away), or of them all, at most `max`.
+    Breaks {
+        /// The teams counted.
+        teams: Vec<TeamId>,
+        /// The most allowed, per team or in all.
+        max: u32,
+        /// Per team (BR1) or the teams' total (BR2).
+        per_team: bool,
+    },
 }
 
 impl ConstraintKind {
@@ -132,6 +143,7 @@ impl ConstraintKind {
             ConstraintKind::Between { .. } => "between",
             ConstraintKind::Fixtures { .. } => "fixtures",
             ConstraintKind::Apart { .. } => "apart",
+            ConstraintKind::Breaks { .. } => "breaks",
         }
     }
 }

@@ -19,7 +19,7 @@ const MAX_APART_DAYS: i64 = 400;
 const MAX_WEIGHT: f64 = 1_000_000.0;
 
 /// The kinds, as the league file names them.
-const KINDS: &str = "matches, in_a_row, between, fixtures, apart";
+const KINDS: &str = "matches, in_a_row, between, fixtures, apart, breaks";
 
 /// Which keys each kind reads, besides `name`, `kind` and `weight`.
 fn keys(kind: &str) -> Option<&'static [&'static str]> {
@@ -29,6 +29,7 @@ fn keys(kind: &str) -> Option<&'static [&'static str]> {
         "between" => &["teams", "opponents", "dates", "max", "per"],
         "fixtures" => &["fixtures", "dates", "min", "max"],
         "apart" => &["teams", "days"],
+        "breaks" => &["teams", "max", "per"],
         _ => return None,
     })
 }
@@ -204,24 +205,19 @@ impl Cx<'_> {
                     true,
                 )?,
             },
-            "between" => {
-                let teams = self.required_teams(teams?, c, "teams")?;
-                let opponents = self.team_list(c.opponents.as_deref(), "opponents", team_ix)?;
-                ConstraintKind::Between {
-                    opponents: opponents.unwrap_or_else(|| teams.clone()),
-                    teams,
-                    dates: self.constraint_dates((c.dates.as_ref(), c.kind.span().start), false)?,
-                    max: self.bound(
-                        (c.max.as_ref(), c.kind.span().start),
-                        "max",
-                        0,
-                        i64::from(u32::MAX),
-                        true,
-                    )?,
-                    per_date: self.per(c.per.as_ref())?,
-                }
-            }
+            "between" => self.between_kind(c, teams?, team_ix)?,
             "fixtures" => self.fixtures_kind(c, league, team_ix)?,
+            "breaks" => ConstraintKind::Breaks {
+                teams: teams?.unwrap_or_else(all),
+                max: self.bound(
+                    (c.max.as_ref(), c.kind.span().start),
+                    "max",
+                    0,
+                    10_000,
+                    true,
+                )?,
+                per_team: !self.per(c.per.as_ref(), ("team", "total"))?,
+            },
             _ => ConstraintKind::Apart {
                 teams: teams?.unwrap_or_else(all),
                 days: self.bound(
@@ -232,6 +228,25 @@ impl Cx<'_> {
                     true,
                 )?,
             },
+        })
+    }
+
+    /// CA4: two groups (the second `teams` again when not given), dates, limit, per.
+    fn between_kind(
+        &mut self,
+        c: &RawConstraint,
+        teams: Option<Vec<TeamId>>,
+        team_ix: &HashMap<String, usize>,
+    ) -> Option<ConstraintKind> {
+        let at = c.kind.span().start;
+        let teams = self.required_teams(teams, c, "teams")?;
+        let opponents = self.team_list(c.opponents.as_deref(), "opponents", team_ix)?;
+        Some(ConstraintKind::Between {
+            opponents: opponents.unwrap_or_else(|| teams.clone()),
+            teams,
+            dates: self.constraint_dates((c.dates.as_ref(), at), false)?,
+            max: self.bound((c.max.as_ref(), at), "max", 0, i64::from(u32::MAX), true)?,
+            per_date: !self.per(c.per.as_ref(), ("date", "total"))?,
         })
     }
 
@@ -335,13 +350,15 @@ impl Cx<'_> {
         }
     }
 
-    fn per(&mut self, v: Option<&Spanned<String>>) -> Option<bool> {
+    /// `per`: false for the first choice (the default), true for the second.
+    fn per(&mut self, v: Option<&Spanned<String>>, (one, two): (&str, &str)) -> Option<bool> {
         match v.map(|s| s.get_ref().as_str()) {
-            None | Some("date") => Some(true),
-            Some("total") => Some(false),
+            None => Some(false),
+            Some(x) if x == one => Some(false),
+            Some(x) if x == two => Some(true),
             Some(other) => {
                 let why =
-                    format!("\"{other}\" is not a choice of `per` (use \"date\" or \"total\")");
+                    format!("\"{other}\" is not a choice of `per` (use \"{one}\" or \"{two}\")");
                 self.err(
                     v.map_or(0, |s| s.span().start),
                     "per",
