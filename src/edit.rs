@@ -1275,6 +1275,25 @@ date = 2026-10-13
     }
 
     #[test]
+    fn renaming_a_team_renames_it_in_constraints() {
+        let text = format!(
+            "{LEAGUE}\n[[constraint]]\nkind = \"between\"\nteams = [\"Lewes 1\", \"Hove 1\"]\nmax = 1\n\n[[constraint]]\nkind = \"fixtures\"\nfixtures = [{{ home = \"Hove 1\", away = \"Lewes 1\" }}]\ndates = [2026-10-20]\nmin = 1\n"
+        );
+        let s = section("team").unwrap();
+        let mut v = values(&text, s, Some(1));
+        v.insert("name".into(), vec!["Hove A".into()]);
+        let e = apply(&text, s, Some(1), &v).unwrap();
+        let l = parse_league(&e.text, "league.toml").unwrap();
+        assert_eq!(l.constraints.len(), 2);
+        assert!(
+            e.text.contains("teams = [\"Lewes 1\", \"Hove A\"]"),
+            "{}",
+            e.text
+        );
+        assert!(e.text.contains("home = \"Hove A\""), "{}", e.text);
+    }
+
+    #[test]
     fn errors_come_next_to_their_field_in_the_loaders_words() {
         let s = section("team").unwrap();
         let mut v = values(LEAGUE, s, Some(0));
