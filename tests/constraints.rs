@@ -328,3 +328,13 @@ fn a_constraint_table_is_read_key_by_key() {
     assert!(e.contains("\"both\" is not a side"), "{e}");
     assert!(e.contains("league.toml:"), "{e}");
 }
+
+#[test]
+fn a_file_of_too_many_constraints_is_refused() {
+    let many = "[[constraint]]\nkind = \"apart\"\ndays = 7\n\n".repeat(201);
+    let t = abcd("2027-01-04", "2027-01-31", "double").raw(&many).toml();
+    let e = fixtures::model::parse_league(&t, "league.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("201 [[constraint]] tables; at most 200"), "{e}");
+}
