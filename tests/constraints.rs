@@ -241,6 +241,59 @@ fn breaks_are_limited_per_team_and_in_all() {
     );
 }
 
+#[test]
+fn level_keeps_home_counts_level_through_the_season() {
+    // FA2: at the end of every Sunday, no team more than one home match ahead of another.
+    let sundays: Vec<String> = (0..12)
+        .map(|w| (date("2027-01-10") + chrono::Days::new(7 * w)).to_string())
+        .collect();
+    let league = abcd("2027-01-04", "2027-03-28", "double")
+        .rule("min_days_between = 7")
+        .raw(&format!(
+            "[[constraint]]\nname = \"Level\"\nkind = \"level\"\ndates = [{}]\nmax = 1\n",
+            sundays.join(", ")
+        ))
+        .league();
+    let csv = solve_valid(&league);
+    let r = rows(&csv);
+    for d in &sundays {
+        let homes: Vec<usize> = ["A", "B", "C", "D"]
+            .iter()
+            .map(|t| {
+                r.iter()
+                    .filter(|x| x.1 == *t && date(&x.0) <= date(d))
+                    .count()
+            })
+            .collect();
+        let (lo, hi) = (homes.iter().min().unwrap(), homes.iter().max().unwrap());
+        assert!(hi - lo <= 1, "{d}: {homes:?}\n{csv}");
+    }
+    // A at home in the first two weeks, D in neither: two apart by 17 January.
+    let bad = csv_of(&[
+        ("2027-01-04", "D", "A", "B", "A Hall"),
+        ("2027-01-04", "D", "C", "D", "C Hall"),
+        ("2027-01-11", "D", "A", "C", "A Hall"),
+        ("2027-01-11", "D", "B", "D", "B Hall"),
+        ("2027-01-18", "D", "D", "A", "D Hall"),
+        ("2027-01-18", "D", "B", "C", "B Hall"),
+        ("2027-01-25", "D", "B", "A", "B Hall"),
+        ("2027-01-25", "D", "D", "C", "D Hall"),
+        ("2027-02-01", "D", "C", "A", "C Hall"),
+        ("2027-02-01", "D", "D", "B", "D Hall"),
+        ("2027-02-08", "D", "A", "D", "A Hall"),
+        ("2027-02-08", "D", "C", "B", "C Hall"),
+    ]);
+    let v = check_csv(&league, &bad).violations;
+    assert!(
+        !v.is_empty() && v.iter().all(|v| v.rule == "constraint level"),
+        "{v:#?}"
+    );
+    assert!(
+        v.iter().any(|v| v.date == Some(date("2027-01-17"))),
+        "{v:#?}"
+    );
+}
+
 /// No goal but the soft constraints: the objective is their cost alone.
 fn only_constraints() -> Lg {
     let mut lg = abcd("2027-01-04", "2027-01-24", "double");

@@ -37,7 +37,7 @@ fn spec() -> impl Strategy<Value = Spec> {
         prop::collection::vec(division, 1..3),
         prop::collection::vec((0usize..12, 0u32..120), 0..6),
         prop::collection::vec(0u32..120, 0..4),
-        prop::collection::vec((0u8..6, 0u32..100, 0u32..100, any::<bool>()), 0..3),
+        prop::collection::vec((0u8..7, 0u32..100, 0u32..100, any::<bool>()), 0..3),
     )
         .prop_map(
             |(
@@ -136,8 +136,9 @@ fn constraint_of(s: &Spec, teams: usize, (kind, a, b, soft): (u8, u32, u32, bool
         ),
         3 => format!("kind = \"fixtures\"\nfixtures = [{{ home = \"T0\", away = \"T1\" }}]\ndates = {}\nmin = 1\n", range(30)),
         4 => format!("kind = \"apart\"\ndays = {}\n", 7 + b % 21),
-        _ if b % 2 == 0 => format!("kind = \"breaks\"\nmax = {}\n", 1 + a % 3),
-        _ => format!("kind = \"breaks\"\nper = \"total\"\nmax = {}\n", teams as u32 * (1 + a % 2)),
+        5 if b % 2 == 0 => format!("kind = \"breaks\"\nmax = {}\n", 1 + a % 3),
+        5 => format!("kind = \"breaks\"\nper = \"total\"\nmax = {}\n", teams as u32 * (1 + a % 2)),
+        _ => format!("kind = \"level\"\ndates = {}\nmax = {}\n", range(3 + b % 10), 2 + a % 2),
     };
     if soft {
         t += &format!("weight = {}\n", 1 + b % 5);

@@ -61,6 +61,10 @@ pub fn groups(league: &League, cand: &Candidates) -> Result<Vec<Group>, usize> {
             }
         };
         lower(league, cand, &c.kind, &mut push);
+        if let ConstraintKind::Level { teams, dates, .. } = &c.kind {
+            // Each team's home slots up to each date.
+            cells += teams.iter().map(|&t| cand.by_team[t].len()).sum::<usize>() * dates.len();
+        }
     }
     if cells > MAX_CELLS {
         return Err(cells);
@@ -142,7 +146,7 @@ fn lower(league: &League, cand: &Candidates, kind: &ConstraintKind, push: Push) 
         ConstraintKind::Apart { teams, days } => apart(cand, teams, i64::from(*days), push),
         // Breaks are counted by the side of each team's latest match, not by groups of slots
         // (`breaks`).
-        ConstraintKind::Breaks { .. } => {}
+        ConstraintKind::Breaks { .. } | ConstraintKind::Level { .. } => {}
     }
 }
 
@@ -262,9 +266,44 @@ fn breaks(league: &League, cand: &Candidates, mip: &mut Mip, soft: bool) {
     }
 }
 
+/// The `level` constraints (FA2): on each date named, the most and the fewest home matches
+/// the teams have played by its end (`hi`, `lo` columns bounding every team's count) at most
+/// `max` apart; hard ones as rows, soft ones through a slack at their weight.
+fn level(league: &League, cand: &Candidates, mip: &mut Mip, soft: bool) {
+    for (i, c) in league.constraints.iter().enumerate() {
+        let ConstraintKind::Level { teams, dates, max } = &c.kind else {
+            continue;
+        };
+        if c.weight.is_some() != soft || c.weight == Some(0.0) || teams.len() < 2 {
+            continue;
+        }
+        for &d in dates {
+            let (hi, lo) = (mip.vars.add(variable()), mip.vars.add(variable()));
+            for &t in teams {
+                let home = (cand.by_team[t].iter().copied())
+                    .filter(|&s| cand.slots[s].home == t && cand.slots[s].date <= d);
+                let e = mip.sum(home);
+                mip.constraints.push((e.clone() - hi).leq(0.0));
+                mip.constraints.push((e - lo).geq(0.0));
+            }
+            match c.weight {
+                None => mip.limit(hi - lo, f64::from(*max), || Slack::Constraint {
+                    constraint: i,
+                }),
+                Some(w) => {
+                    let s = mip.vars.add(variable().min(0.0));
+                    mip.objective += w * s;
+                    mip.constraints.push((hi - lo - s).leq(f64::from(*max)));
+                }
+            }
+        }
+    }
+}
+
 /// The hard constraints' rows (a pass of `PASSES`).
 pub fn hard(league: &League, cand: &Candidates, mip: &mut Mip) {
     breaks(league, cand, mip, false);
+    level(league, cand, mip, false);
     for g in groups(league, cand).unwrap_or_default() {
         if g.weight.is_some() {
             continue;
@@ -286,6 +325,7 @@ pub fn hard(league: &League, cand: &Candidates, mip: &mut Mip) {
 /// weight, through a slack column.
 pub fn soft(league: &League, cand: &Candidates, mip: &mut Mip) {
     breaks(league, cand, mip, true);
+    level(league, cand, mip, true);
     for g in groups(league, cand).unwrap_or_default() {
         let Some(w) = g.weight.filter(|&w| w > 0.0) else {
             continue;

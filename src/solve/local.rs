@@ -221,6 +221,57 @@ struct Groups {
     limits: Vec<BreakLimit>,
     team_breaks: Vec<i32>,
     totals: Vec<i32>,
+    /// The `level` constraints.
+    levels: Vec<LevelLimit>,
+}
+
+/// A `level` constraint (FA2) as the annealing keeps it: each team's home matches by the end
+/// of each of its days, and each day's units over.
+struct LevelLimit {
+    teams: Vec<usize>,
+    covers: Vec<bool>,
+    days: Vec<i32>,
+    max: i32,
+    weight: Option<f64>,
+    h: Vec<Vec<i32>>,
+    over: Vec<i32>,
+}
+
+impl LevelLimit {
+    /// Units over on the `k`-th day, with the touched teams' rows `new`.
+    fn over_with(&self, k: usize, new: &[(usize, Vec<i32>)]) -> i32 {
+        let (mut lo, mut hi) = (i32::MAX, i32::MIN);
+        for &t in &self.teams {
+            let v = new
+                .iter()
+                .find(|x| x.0 == t)
+                .map_or(self.h[t][k], |x| x.1[k]);
+            (lo, hi) = (lo.min(v), hi.max(v));
+        }
+        (hi - lo - self.max).max(0)
+    }
+
+    /// The rows of the touched `teams` it covers, from their match lists.
+    fn rows(&self, teams: &[usize], lists: &[&[TeamMatch]]) -> Vec<(usize, Vec<i32>)> {
+        (teams.iter().zip(lists))
+            .filter(|(&t, _)| self.covers[t])
+            .map(|(&t, ms)| (t, homes_by(ms, &self.days)))
+            .collect()
+    }
+}
+
+/// A team's home matches by the end of each of `days` (both in day order).
+fn homes_by(ms: &[TeamMatch], days: &[i32]) -> Vec<i32> {
+    let mut out = Vec::with_capacity(days.len());
+    let (mut i, mut n) = (0, 0);
+    for &d in days {
+        while i < ms.len() && ms[i].0 <= d {
+            n += i32::from(ms[i].1);
+            i += 1;
+        }
+        out.push(n);
+    }
+    out
 }
 
 /// A `breaks` constraint as the annealing keeps it.
@@ -290,6 +341,57 @@ impl Groups {
             limits,
             team_breaks: Vec::new(),
             totals: Vec::new(),
+            levels: level_limits(league),
+        }
+    }
+
+    /// Each team's rows and each day's units over for a schedule; returns the soft cost.
+    fn place_levels(&mut self, matches: &[Vec<TeamMatch>]) -> f64 {
+        let mut cost = 0.0;
+        for l in &mut self.levels {
+            for &t in &l.teams {
+                l.h[t] = homes_by(&matches[t], &l.days);
+            }
+            l.over = (0..l.days.len()).map(|k| l.over_with(k, &[])).collect();
+            let units: i32 = l.over.iter().sum();
+            cost += l.weight.map_or(0.0, |w| w * f64::from(units));
+        }
+        cost
+    }
+
+    /// The soft `level` cost's change when the touched `teams` get the match `lists`; `None`
+    /// when a hard one would go further over.
+    fn price_levels(&self, teams: &[usize], lists: &[&[TeamMatch]]) -> Option<f64> {
+        let mut cost = 0.0;
+        for l in &self.levels {
+            let new = l.rows(teams, lists);
+            if new.is_empty() {
+                continue;
+            }
+            let rise: i32 = (0..l.days.len())
+                .map(|k| l.over_with(k, &new) - l.over[k])
+                .sum();
+            match l.weight {
+                None if rise > 0 => return None,
+                None => {}
+                Some(w) => cost += w * f64::from(rise),
+            }
+        }
+        Some(cost)
+    }
+
+    /// Takes the touched teams' rows from their (new) match lists.
+    fn commit_levels(&mut self, teams: &[usize], matches: &[Vec<TeamMatch>]) {
+        let lists: Vec<&[TeamMatch]> = teams.iter().map(|&t| matches[t].as_slice()).collect();
+        for l in &mut self.levels {
+            let new = l.rows(teams, &lists);
+            if new.is_empty() {
+                continue;
+            }
+            l.over = (0..l.days.len()).map(|k| l.over_with(k, &new)).collect();
+            for (t, row) in new {
+                l.h[t] = row;
+            }
         }
     }
 
@@ -354,6 +456,29 @@ impl Groups {
             self.team_breaks[t] = new[i];
         }
     }
+}
+
+/// The league's `level` constraints, rows not yet counted (`Groups::place_levels`).
+fn level_limits(league: &League) -> Vec<LevelLimit> {
+    (league.constraints.iter())
+        .filter_map(|c| match &c.kind {
+            ConstraintKind::Level { teams, dates, max } if teams.len() > 1 => Some(LevelLimit {
+                teams: teams.clone(),
+                covers: (0..league.teams.len())
+                    .map(|t| teams.contains(&t))
+                    .collect(),
+                days: dates
+                    .iter()
+                    .map(|d| (*d - league.start).num_days() as i32)
+                    .collect(),
+                max: *max as i32,
+                weight: c.weight,
+                h: vec![Vec::new(); league.teams.len()],
+                over: Vec::new(),
+            }),
+            _ => None,
+        })
+        .collect()
 }
 
 /// A team's breaks: two of its matches running (in day order) on one side.
@@ -477,7 +602,8 @@ impl<'a> Anneal<'a> {
         self.g.cost = (self.g.groups.iter().zip(&self.g.n))
             .map(|(g, &n)| g.weight.map_or(0.0, |w| w * f64::from(g.over(n))))
             .sum::<f64>()
-            + self.g.place_breaks(&self.matches);
+            + self.g.place_breaks(&self.matches)
+            + self.g.place_levels(&self.matches);
         let (earlier, max_same) = (std::mem::take(&mut self.earlier), self.max_same);
         self.set_earlier(earlier, max_same);
     }
@@ -539,6 +665,7 @@ impl<'a> Anneal<'a> {
             && (self.g.groups.iter().zip(&self.g.n))
                 .all(|(g, &n)| g.weight.is_some() || g.over(n) == 0)
             && self.g.breaks_ok()
+            && (self.g.levels.iter()).all(|l| l.weight.is_some() || l.over.iter().all(|&o| o == 0))
     }
 
     /// The change in the soft constraints' cost if `changes` were made, its changes of count
@@ -768,7 +895,7 @@ impl<'a> Anneal<'a> {
             values[i] = (cost, z);
         }
         let mut new_breaks = [0i32; MOVE_TEAMS];
-        let mut break_rise = 0.0;
+        let mut limit_rise = 0.0;
         if !self.g.limits.is_empty() {
             for (i, b) in new_breaks[..nt].iter_mut().enumerate() {
                 *b = breaks_of(&lists[i]);
@@ -778,13 +905,22 @@ impl<'a> Anneal<'a> {
                 undo(self);
                 return None;
             };
-            break_rise = rise;
+            limit_rise = rise;
+        }
+        if !self.g.levels.is_empty() {
+            let news: Vec<&[TeamMatch]> = lists[..nt].iter().map(|l| l.as_slice()).collect();
+            let Some(rise) = self.g.price_levels(teams, &news) else {
+                self.scratch = lists;
+                undo(self);
+                return None;
+            };
+            limit_rise += rise;
         }
         let avoid: f64 = changes
             .iter()
             .map(|&(f, s)| self.avoid[s] - self.avoid[self.cur[f]])
             .sum();
-        delta += avoid + soft + break_rise;
+        delta += avoid + soft + limit_rise;
         let mut worst = self.worst;
         if self.w.spread_max > 0.0 {
             // The untouched teams' largest spread is the old worst unless a touched team
@@ -826,7 +962,10 @@ impl<'a> Anneal<'a> {
         if !self.g.limits.is_empty() {
             self.g.commit_breaks(teams, &new_breaks[..nt]);
         }
-        self.g.cost += soft + break_rise;
+        if !self.g.levels.is_empty() {
+            self.g.commit_levels(teams, &self.matches);
+        }
+        self.g.cost += soft + limit_rise;
         Some(delta)
     }
 
@@ -1736,9 +1875,16 @@ mod tests {
                 per_team: true,
             },
             ConstraintKind::Breaks {
-                teams: all,
+                teams: all.clone(),
                 max: 4,
                 per_team: false,
+            },
+            ConstraintKind::Level {
+                teams: all,
+                dates: (league.start.iter_days().step_by(10))
+                    .take_while(|d| *d <= league.end)
+                    .collect(),
+                max: 1,
             },
         ];
         for (i, kind) in kinds.into_iter().enumerate() {
@@ -1772,6 +1918,9 @@ mod tests {
                 assert_eq!(fresh.g.n, sa.g.n, "move {i}");
                 assert_eq!(fresh.g.team_breaks, sa.g.team_breaks, "move {i}");
                 assert_eq!(fresh.g.totals, sa.g.totals, "move {i}");
+                for (a, b) in fresh.g.levels.iter().zip(&sa.g.levels) {
+                    assert_eq!((&a.h, &a.over), (&b.h, &b.over), "move {i}");
+                }
                 assert!(
                     (fresh.objective() - sa.objective()).abs() < 1e-6,
                     "move {i}"

@@ -28,6 +28,7 @@ pub fn rule(c: &Constraint) -> &'static str {
         ConstraintKind::Fixtures { .. } => "constraint fixtures",
         ConstraintKind::Apart { .. } => "constraint apart",
         ConstraintKind::Breaks { .. } => "constraint breaks",
+        ConstraintKind::Level { .. } => "constraint level",
     }
 }
 
@@ -98,6 +99,7 @@ pub fn breaches(league: &League, c: &Constraint, rows: &[Row]) -> Vec<Breach> {
             max,
         } => listed_fixtures(league, rows, fixtures, dates, (*min, *max)),
         ConstraintKind::Apart { teams, days } => apart(league, rows, teams, *days),
+        ConstraintKind::Level { teams, dates, max } => level(rows, teams, dates, *max),
         ConstraintKind::Breaks {
             teams,
             max,
@@ -301,4 +303,26 @@ fn breaks(
             detail: format!("{n} breaks (at most {max})"),
         })
         .collect()
+}
+
+/// FA2: at the end of each date named, the home matches the teams have played so far differ
+/// by at most `max` between any two of them.
+fn level(rows: &[Row], teams: &[TeamId], dates: &BTreeSet<NaiveDate>, max: u32) -> Vec<Breach> {
+    let mut out = Vec::new();
+    for &d in dates {
+        let homes = teams
+            .iter()
+            .map(|&t| rows.iter().filter(|r| r.home == t && r.date <= d).count() as u32);
+        let (lo, hi) = homes.fold((u32::MAX, 0), |(lo, hi), n| (lo.min(n), hi.max(n)));
+        if teams.is_empty() || hi - lo <= max {
+            continue;
+        }
+        out.push(Breach {
+            who: "the teams named".into(),
+            date: Some(d),
+            over: hi - lo - max,
+            detail: format!("home matches played range from {lo} to {hi} by the end of the day (at most {max} apart)"),
+        });
+    }
+    out
 }

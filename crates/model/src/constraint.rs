@@ -8,6 +8,7 @@
 //! | `between` | CA4 | matches between two groups of teams, on each date or in total |
 //! | `fixtures` | GA1 | how many of some fixtures fall on some dates |
 //! | `apart` | SE1 | the days between the two meetings of a pair (double round robin) |
+//! | `level` | FA2 | home matches played by each team, kept level between teams on some dates |
 //! | `breaks` | BR1, BR2 | breaks (two matches running both at home or both away) of each team, or of them all |
 
 use crate::TeamId;
@@ -132,6 +133,16 @@ pub enum ConstraintKind {
         /// Per team (BR1) or the teams' total (BR2).
         per_team: bool,
     },
+    /// FA2: at the end of each of `dates`, the home matches any two teams of `teams` have
+    /// played (league matches on or before it) differ by at most `max`.
+    Level {
+        /// The teams kept level.
+        teams: Vec<TeamId>,
+        /// The dates at whose end they are compared.
+        dates: BTreeSet<NaiveDate>,
+        /// The largest difference allowed.
+        max: u32,
+    },
 }
 
 impl ConstraintKind {
@@ -144,6 +155,7 @@ impl ConstraintKind {
             ConstraintKind::Fixtures { .. } => "fixtures",
             ConstraintKind::Apart { .. } => "apart",
             ConstraintKind::Breaks { .. } => "breaks",
+            ConstraintKind::Level { .. } => "level",
         }
     }
 }

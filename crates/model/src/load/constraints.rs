@@ -19,7 +19,7 @@ const MAX_APART_DAYS: i64 = 400;
 const MAX_WEIGHT: f64 = 1_000_000.0;
 
 /// The kinds, as the league file names them.
-const KINDS: &str = "matches, in_a_row, between, fixtures, apart, breaks";
+const KINDS: &str = "matches, in_a_row, between, fixtures, apart, breaks, level";
 
 /// Which keys each kind reads, besides `name`, `kind` and `weight`.
 fn keys(kind: &str) -> Option<&'static [&'static str]> {
@@ -30,6 +30,7 @@ fn keys(kind: &str) -> Option<&'static [&'static str]> {
         "fixtures" => &["fixtures", "dates", "min", "max"],
         "apart" => &["teams", "days"],
         "breaks" => &["teams", "max", "per"],
+        "level" => &["teams", "dates", "max"],
         _ => return None,
     })
 }
@@ -207,6 +208,17 @@ impl Cx<'_> {
             },
             "between" => self.between_kind(c, teams?, team_ix)?,
             "fixtures" => self.fixtures_kind(c, league, team_ix)?,
+            "level" => ConstraintKind::Level {
+                teams: teams?.unwrap_or_else(all),
+                dates: self.constraint_dates((c.dates.as_ref(), c.kind.span().start), true)??,
+                max: self.bound(
+                    (c.max.as_ref(), c.kind.span().start),
+                    "max",
+                    0,
+                    10_000,
+                    true,
+                )?,
+            },
             "breaks" => ConstraintKind::Breaks {
                 teams: teams?.unwrap_or_else(all),
                 max: self.bound(
