@@ -19,6 +19,25 @@ fn abcd(start: &str, end: &str, format: &str) -> Lg {
     lg
 }
 
+/// A double round robin of A–D in six weeks: A home, home, away, away, away, home; D no home
+/// match in the first two weeks.
+fn weekly_double() -> String {
+    csv_of(&[
+        ("2027-01-04", "D", "A", "B", "A Hall"),
+        ("2027-01-04", "D", "C", "D", "C Hall"),
+        ("2027-01-11", "D", "A", "C", "A Hall"),
+        ("2027-01-11", "D", "B", "D", "B Hall"),
+        ("2027-01-18", "D", "D", "A", "D Hall"),
+        ("2027-01-18", "D", "B", "C", "B Hall"),
+        ("2027-01-25", "D", "B", "A", "B Hall"),
+        ("2027-01-25", "D", "D", "C", "D Hall"),
+        ("2027-02-01", "D", "C", "A", "C Hall"),
+        ("2027-02-01", "D", "D", "B", "D Hall"),
+        ("2027-02-08", "D", "A", "D", "A Hall"),
+        ("2027-02-08", "D", "C", "B", "C Hall"),
+    ])
+}
+
 fn week(d: chrono::NaiveDate) -> i64 {
     use chrono::Datelike;
     (i64::from(d.num_days_from_ce()) - 1).div_euclid(7)
@@ -218,20 +237,7 @@ fn breaks_are_limited_per_team_and_in_all() {
         "{each:?}\n{csv}"
     );
     // A plays home, home, away, away, away, home: three breaks.
-    let bad = csv_of(&[
-        ("2027-01-04", "D", "A", "B", "A Hall"),
-        ("2027-01-04", "D", "C", "D", "C Hall"),
-        ("2027-01-11", "D", "A", "C", "A Hall"),
-        ("2027-01-11", "D", "B", "D", "B Hall"),
-        ("2027-01-18", "D", "D", "A", "D Hall"),
-        ("2027-01-18", "D", "B", "C", "B Hall"),
-        ("2027-01-25", "D", "B", "A", "B Hall"),
-        ("2027-01-25", "D", "D", "C", "D Hall"),
-        ("2027-02-01", "D", "C", "A", "C Hall"),
-        ("2027-02-01", "D", "D", "B", "D Hall"),
-        ("2027-02-08", "D", "A", "D", "A Hall"),
-        ("2027-02-08", "D", "C", "B", "C Hall"),
-    ]);
+    let bad = weekly_double();
     let v = check_csv(&league, &bad).violations;
     assert!(v.iter().all(|v| v.rule == "constraint breaks"), "{v:#?}");
     assert!(v.iter().any(|v| v.fixture == "constraint 1: A"), "{v:#?}");
@@ -269,20 +275,7 @@ fn level_keeps_home_counts_level_through_the_season() {
         assert!(hi - lo <= 1, "{d}: {homes:?}\n{csv}");
     }
     // A at home in the first two weeks, D in neither: two apart by 17 January.
-    let bad = csv_of(&[
-        ("2027-01-04", "D", "A", "B", "A Hall"),
-        ("2027-01-04", "D", "C", "D", "C Hall"),
-        ("2027-01-11", "D", "A", "C", "A Hall"),
-        ("2027-01-11", "D", "B", "D", "B Hall"),
-        ("2027-01-18", "D", "D", "A", "D Hall"),
-        ("2027-01-18", "D", "B", "C", "B Hall"),
-        ("2027-01-25", "D", "B", "A", "B Hall"),
-        ("2027-01-25", "D", "D", "C", "D Hall"),
-        ("2027-02-01", "D", "C", "A", "C Hall"),
-        ("2027-02-01", "D", "D", "B", "D Hall"),
-        ("2027-02-08", "D", "A", "D", "A Hall"),
-        ("2027-02-08", "D", "C", "B", "C Hall"),
-    ]);
+    let bad = weekly_double();
     let v = check_csv(&league, &bad).violations;
     assert!(
         !v.is_empty() && v.iter().all(|v| v.rule == "constraint level"),
