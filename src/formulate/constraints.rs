@@ -304,6 +304,9 @@ fn level(league: &League, cand: &Candidates, mip: &mut Mip, soft: bool) {
 pub fn hard(league: &League, cand: &Candidates, mip: &mut Mip) {
     breaks(league, cand, mip, false);
     level(league, cand, mip, false);
+    if league.constraints.iter().all(|c| c.weight.is_some()) {
+        return; // no group to make
+    }
     for g in groups(league, cand).unwrap_or_default() {
         if g.weight.is_some() {
             continue;
@@ -326,6 +329,13 @@ pub fn hard(league: &League, cand: &Candidates, mip: &mut Mip) {
 pub fn soft(league: &League, cand: &Candidates, mip: &mut Mip) {
     breaks(league, cand, mip, true);
     level(league, cand, mip, true);
+    if league
+        .constraints
+        .iter()
+        .all(|c| c.weight.is_none_or(|w| w == 0.0))
+    {
+        return; // no group to make
+    }
     for g in groups(league, cand).unwrap_or_default() {
         let Some(w) = g.weight.filter(|&w| w > 0.0) else {
             continue;

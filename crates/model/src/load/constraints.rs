@@ -13,6 +13,8 @@ use toml::Spanned;
 pub const MAX_CONSTRAINTS: usize = 200;
 /// The longest run of weeks `in_a_row` takes (a season is under a year).
 const MAX_WEEKS: i64 = 60;
+/// The largest `max` of `breaks` and `level` (a season has far fewer matches).
+const MAX_COUNT: i64 = 10_000;
 /// The most days `apart` asks between two meetings.
 const MAX_APART_DAYS: i64 = 400;
 /// The largest weight of a soft constraint (as `[weights]`).
@@ -35,30 +37,26 @@ fn keys(kind: &str) -> Option<&'static [&'static str]> {
     })
 }
 
-/// The keys given in a table, with where each starts.
+/// The keys given in a table, with where each starts (a list's first item, else the table's
+/// `kind`).
 fn given(c: &RawConstraint) -> Vec<(&'static str, usize)> {
+    let kind = c.kind.span().start;
     let list = |v: &Option<Vec<Spanned<String>>>| {
-        v.as_ref().and_then(|l| l.first()).map(|n| n.span().start)
+        v.as_ref()
+            .map(|l| l.first().map_or(kind, |n| n.span().start))
     };
+    let int = |v: &Option<Spanned<i64>>| v.as_ref().map(|v| v.span().start);
     [
-        (
-            "teams",
-            c.teams
-                .as_ref()
-                .map(|l| l.first().map_or(c.kind.span().start, |n| n.span().start)),
-        ),
-        (
-            "opponents",
-            list(&c.opponents).or(c.opponents.as_ref().map(|_| c.kind.span().start)),
-        ),
+        ("teams", list(&c.teams)),
+        ("opponents", list(&c.opponents)),
         ("side", c.side.as_ref().map(|v| v.span().start)),
         ("dates", c.dates.as_ref().map(|v| v.span().start)),
-        ("max", c.max.as_ref().map(|v| v.span().start)),
-        ("min", c.min.as_ref().map(|v| v.span().start)),
-        ("weeks", c.weeks.as_ref().map(|v| v.span().start)),
-        ("days", c.days.as_ref().map(|v| v.span().start)),
+        ("max", int(&c.max)),
+        ("min", int(&c.min)),
+        ("weeks", int(&c.weeks)),
+        ("days", int(&c.days)),
         ("per", c.per.as_ref().map(|v| v.span().start)),
-        ("fixtures", c.fixtures.as_ref().map(|_| c.kind.span().start)),
+        ("fixtures", c.fixtures.as_ref().map(|_| kind)),
     ]
     .into_iter()
     .filter_map(|(k, at)| Some((k, at?)))
@@ -172,73 +170,37 @@ impl Cx<'_> {
         team_ix: &HashMap<String, usize>,
     ) -> Option<ConstraintKind> {
         let all = || (0..league.teams.len()).collect::<Vec<TeamId>>();
-        let kind = c.kind.get_ref().as_str();
+        let (kind, at) = (c.kind.get_ref().as_str(), c.kind.span().start);
         let teams = self.team_list(c.teams.as_deref(), "teams", team_ix);
         Some(match kind {
             "matches" => ConstraintKind::Matches {
                 teams: teams?.unwrap_or_else(all),
                 opponents: self.team_list(c.opponents.as_deref(), "opponents", team_ix)?,
                 count: self.side(c.side.as_ref())?,
-                dates: self.constraint_dates((c.dates.as_ref(), c.kind.span().start), false)?,
-                max: self.bound(
-                    (c.max.as_ref(), c.kind.span().start),
-                    "max",
-                    0,
-                    i64::from(u32::MAX),
-                    true,
-                )?,
+                dates: self.constraint_dates((c.dates.as_ref(), at), false)?,
+                max: self.bound((c.max.as_ref(), at), "max", 0, i64::from(u32::MAX), true)?,
             },
             "in_a_row" => ConstraintKind::InARow {
                 teams: teams?.unwrap_or_else(all),
                 count: self.side(c.side.as_ref())?,
-                weeks: self.bound(
-                    (c.weeks.as_ref(), c.kind.span().start),
-                    "weeks",
-                    1,
-                    MAX_WEEKS,
-                    true,
-                )?,
-                max: self.bound(
-                    (c.max.as_ref(), c.kind.span().start),
-                    "max",
-                    0,
-                    MAX_WEEKS,
-                    true,
-                )?,
+                weeks: self.bound((c.weeks.as_ref(), at), "weeks", 1, MAX_WEEKS, true)?,
+                max: self.bound((c.max.as_ref(), at), "max", 0, MAX_WEEKS, true)?,
             },
             "between" => self.between_kind(c, teams?, team_ix)?,
             "fixtures" => self.fixtures_kind(c, league, team_ix)?,
             "level" => ConstraintKind::Level {
                 teams: teams?.unwrap_or_else(all),
-                dates: self.constraint_dates((c.dates.as_ref(), c.kind.span().start), true)??,
-                max: self.bound(
-                    (c.max.as_ref(), c.kind.span().start),
-                    "max",
-                    0,
-                    10_000,
-                    true,
-                )?,
+                dates: self.constraint_dates((c.dates.as_ref(), at), true)??,
+                max: self.bound((c.max.as_ref(), at), "max", 0, MAX_COUNT, true)?,
             },
             "breaks" => ConstraintKind::Breaks {
                 teams: teams?.unwrap_or_else(all),
-                max: self.bound(
-                    (c.max.as_ref(), c.kind.span().start),
-                    "max",
-                    0,
-                    10_000,
-                    true,
-                )?,
+                max: self.bound((c.max.as_ref(), at), "max", 0, MAX_COUNT, true)?,
                 per_team: !self.per(c.per.as_ref(), ("team", "total"))?,
             },
             _ => ConstraintKind::Apart {
                 teams: teams?.unwrap_or_else(all),
-                days: self.bound(
-                    (c.days.as_ref(), c.kind.span().start),
-                    "days",
-                    1,
-                    MAX_APART_DAYS,
-                    true,
-                )?,
+                days: self.bound((c.days.as_ref(), at), "days", 1, MAX_APART_DAYS, true)?,
             },
         })
     }
@@ -269,6 +231,7 @@ impl Cx<'_> {
         league: &League,
         team_ix: &HashMap<String, usize>,
     ) -> Option<ConstraintKind> {
+        let at = c.kind.span().start;
         let mut fixtures = Vec::new();
         let mut ok = true;
         for f in c.fixtures.as_deref().unwrap_or_default() {
@@ -287,10 +250,10 @@ impl Cx<'_> {
             );
             ok = false;
         }
-        let dates = self.constraint_dates((c.dates.as_ref(), c.kind.span().start), true)?;
+        let dates = self.constraint_dates((c.dates.as_ref(), at), true)?;
         let n = fixtures.len() as i64;
-        let min = self.bound((c.min.as_ref(), c.kind.span().start), "min", 0, n, false)?;
-        let max = self.bound((c.max.as_ref(), c.kind.span().start), "max", 0, n, false)?;
+        let min = self.bound((c.min.as_ref(), at), "min", 0, n, false)?;
+        let max = self.bound((c.max.as_ref(), at), "max", 0, n, false)?;
         if c.min.is_none() && c.max.is_none() {
             let why = "a `fixtures` constraint gives `min`, `max` or both";
             self.err(c.kind.span().start, "max", Problem::Missing(why.into()));
