@@ -206,7 +206,7 @@ const addDays = (day, n) => iso(new Date(Date.parse(day + "T00:00:00Z") + n * 86
   const [home, away] = pick.split("\t");
   fs.writeFileSync(OUT + "/solved.toml", await page.inputValue("#league"));
   const suggested = JSON.parse(execFileSync(BIN,
-    ["suggest", OUT + "/solved.toml", "--current", OUT + "/draft2.csv", "--fixture", `${home} v ${away}`, "--json"]).toString());
+    ["suggest", OUT + "/solved.toml", "--current", OUT + "/draft2.csv", "--fixture", `${home} v ${away}`, "--today", today, "--json"]).toString());
   const agreedDate = suggested[0].date;
   await page.selectOption("#agreedFixture", pick);
   await page.fill("#agreedDate", agreedDate);
