@@ -216,3 +216,39 @@ fn an_agreed_change_before_publication_moves_only_itself() {
         moved[0].reason
     );
 }
+
+/// A change agreed for a date before the rerun's first movable date is refused in words that
+/// name the fixture and the date to use, never solved into a list the checker refuses.
+#[test]
+fn an_agreed_date_before_the_first_movable_date_is_refused_in_words() {
+    let league = league(MID_DOWNS);
+    let csv = solve_valid(&league);
+    let list = check::parse_fixtures(&league, csv.as_bytes(), "draft.csv")
+        .unwrap()
+        .to_neutral(&league);
+    let mut by_date = list.matches.clone();
+    by_date.sort_by_key(|m| m.date);
+    // The last fixture, agreed for the date of the first: a rerun from the middle date.
+    let (first, last) = (by_date[0], by_date[by_date.len() - 1]);
+    let from = by_date[by_date.len() / 2].date;
+    assert!(first.date < from && from <= last.date);
+    let mut edited = league.clone();
+    edited.fixed.push(fixtures::model::Fixed {
+        home: last.home,
+        away: last.away,
+        date: first.date,
+    });
+    let plan = reschedule::plan(&edited, &list, from, &[]);
+    let solved = solve::solve(&plan.solving(), &plan.options(&quick())).unwrap();
+    let Outcome::Infeasible(reasons) = &solved.outcome else {
+        panic!("{:?}", solved.outcome);
+    };
+    let name = |t: usize| edited.teams[t].name.as_str();
+    let said = format!(
+        "fixed fixture {} v {} on {} is dated before {from}, the first date that may change",
+        name(last.home),
+        name(last.away),
+        first.date
+    );
+    assert!(reasons.iter().any(|r| r.contains(&said)), "{reasons:?}");
+}

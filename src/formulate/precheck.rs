@@ -18,6 +18,7 @@ pub fn impossible(league: &League, cand: &Candidates) -> Vec<String> {
         })
         .collect();
     problems.extend(fixed_after_latest_internal(league));
+    problems.extend(fixed_before_rerun(league, cand));
     if let Err(cells) = super::constraints::groups(league, cand) {
         problems.push(format!(
             "the league's [[constraint]] tables would count {cells} possible dates of matches; more than {} are refused (name fewer teams or dates)",
@@ -47,6 +48,31 @@ fn fixed_after_latest_internal(league: &League) -> Vec<String> {
         .map(|f| {
             format!(
                 "fixed fixture {} v {} on {} is between two teams of one club after latest_internal_date ({latest}); move it or the rule",
+                league.teams[f.home].name, league.teams[f.away].name, f.date
+            )
+        })
+        .collect()
+}
+
+/// In a rerun, a `[[fixed]]` fixture dated before the first date that may change, unless it
+/// was played on that date: nothing unplayed can be dated in the past (the checker's rule).
+fn fixed_before_rerun(league: &League, cand: &Candidates) -> Vec<String> {
+    let Some(from) = cand.rerun.from else {
+        return Vec::new();
+    };
+    let played = |f: &crate::model::Fixed| {
+        cand.rerun
+            .history
+            .iter()
+            .any(|m| (m.home, m.away, m.date) == (f.home, f.away, f.date))
+    };
+    league
+        .fixed
+        .iter()
+        .filter(|f| f.date < from && !played(f))
+        .map(|f| {
+            format!(
+                "fixed fixture {} v {} on {} is dated before {from}, the first date that may change, and was not played then; give it a date from {from} on",
                 league.teams[f.home].name, league.teams[f.away].name, f.date
             )
         })
