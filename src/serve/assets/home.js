@@ -248,7 +248,10 @@ $("rerunAgreed").addEventListener("click", async () => {
   const quote = (t) => JSON.stringify(t);
   const league = $("league").value.replace(/\s*$/, "\n") + agreed.map((a) =>
     `\n[[fixed]]\nhome = ${quote(a.home)}\naway = ${quote(a.away)}\ndate = ${a.date}\n`).join("");
-  if (await rerunPreview({ league, league_id: leagueId, current: csv, from: dates[0], time_limit: 10 })) {
+  // Nothing is played before publication: the rerun may move fixtures from the draft's first
+  // date, or from the earliest agreed date when that comes first.
+  const from = [dates[0], ...agreed.map((a) => a.date)].sort()[0];
+  if (await rerunPreview({ league, league_id: leagueId, current: csv, from, time_limit: 10 })) {
     $("league").value = league;
     agreed = []; $("agreedList").innerHTML = ""; $("rerunAgreed").hidden = true;
   }
