@@ -38,6 +38,8 @@ pub enum Kind {
     Choice,
     /// "date = number" lines (a venue's capacity on given dates).
     PerDate,
+    /// Teams ticked (none: the key left out).
+    TeamList,
 }
 
 /// Where a choice's options come from.
@@ -53,8 +55,8 @@ pub enum Choices {
     Divisions,
     /// The league's teams.
     Teams,
-    /// Division formats.
-    Formats,
+    /// A fixed list: (value in the file, words shown).
+    Fixed(&'static [(&'static str, &'static str)]),
 }
 
 /// One field of a form: a key of the section's table.
@@ -131,6 +133,42 @@ pub const FORMATS: &[(&str, &str)] = &[
     ),
     ("pools", "pools (4NCL)"),
     ("swiss", "Swiss pairing"),
+];
+
+/// What a `[[constraint]]` limits, in the words the form shows.
+pub const CONSTRAINT_KINDS: &[(&str, &str)] = &[
+    (
+        "matches",
+        "matches of each team named (at home, away or either) on the dates named",
+    ),
+    (
+        "in_a_row",
+        "matches in a row: at most so many in any run of weeks",
+    ),
+    (
+        "between",
+        "matches among the teams named, on each date or in all",
+    ),
+    (
+        "fixtures",
+        "the fixtures listed in the league file, on the dates named",
+    ),
+    (
+        "apart",
+        "days between the two meetings of any two teams named",
+    ),
+    ("breaks", "two home or two away matches running"),
+    ("level", "home matches kept level through the season"),
+];
+
+/// The sides a constraint counts.
+pub const SIDES: &[(&str, &str)] = &[("home", "at home"), ("away", "away"), ("any", "either")];
+
+/// How a constraint counts: for each date, each team, or in all.
+pub const PER: &[(&str, &str)] = &[
+    ("date", "on each date"),
+    ("team", "for each team"),
+    ("total", "in all"),
 ];
 
 /// Every section, in the order the league file describes a season.
@@ -350,7 +388,7 @@ pub const SECTIONS: &[Section] = &[
             required(f("name", "Division name", Kind::Text, "")),
             choice(
                 f("format", "Format", Kind::Choice, "Default: single"),
-                Choices::Formats,
+                Choices::Fixed(FORMATS),
             ),
             f(
                 "rounds",
@@ -439,6 +477,71 @@ pub const SECTIONS: &[Section] = &[
             )),
         ],
     },
+    Section {
+        name: "constraint",
+        title: "Limits the league asks for",
+        item: "limit",
+        place: Place::Array("constraint"),
+        fields: &[
+            f(
+                "name",
+                "Name",
+                Kind::Text,
+                "What the check calls it, e.g. No three away in a row",
+            ),
+            required(choice(
+                f("kind", "What it limits", Kind::Choice, ""),
+                Choices::Fixed(CONSTRAINT_KINDS),
+            )),
+            choice(
+                f("teams", "Teams", Kind::TeamList, "None ticked: every team"),
+                Choices::Teams,
+            ),
+            choice(
+                f(
+                    "opponents",
+                    "Against",
+                    Kind::TeamList,
+                    "Matches of each team, or among teams, only. None ticked: every team, or among the teams above",
+                ),
+                Choices::Teams,
+            ),
+            choice(
+                f(
+                    "side",
+                    "Home or away",
+                    Kind::Choice,
+                    "Matches of each team, or in a row, only. Default: either",
+                ),
+                Choices::Fixed(SIDES),
+            ),
+            f("dates", "On these dates", Kind::Dates, "Default: the whole season"),
+            f("weeks", "Weeks running", Kind::Whole, "Matches in a row only"),
+            f(
+                "days",
+                "Days apart, at least",
+                Kind::Whole,
+                "Days between meetings only",
+            ),
+            f("min", "At least", Kind::Whole, "Listed fixtures only"),
+            f("max", "At most", Kind::Whole, ""),
+            choice(
+                f(
+                    "per",
+                    "Counted",
+                    Kind::Choice,
+                    "Among teams: on each date (default) or in all. Home or away running: for each team (default) or in all",
+                ),
+                Choices::Fixed(PER),
+            ),
+            f(
+                "weight",
+                "Cost of each one over",
+                Kind::Number,
+                "Leave empty to never allow it",
+            ),
+        ],
+    },
 ];
 
 /// The section of that name.
@@ -506,6 +609,13 @@ pub fn items(text: &str, s: &Section) -> Vec<String> {
                 .map(|t| {
                     let get = |k: &str| t.get(k).and_then(|n| n.as_str()).unwrap_or("");
                     match (get("name"), get("home"), get("away")) {
+                        ("", "", "") if !get("kind").is_empty() => {
+                            let kind = get("kind");
+                            CONSTRAINT_KINDS
+                                .iter()
+                                .find(|(k, _)| *k == kind)
+                                .map_or(kind.to_string(), |(_, words)| words.to_string())
+                        }
                         ("", home, away) if !home.is_empty() => {
                             let date = t
                                 .get("date")
@@ -623,6 +733,15 @@ fn shown(item: Option<&Item>, kind: Kind) -> Vec<String> {
             .iter()
             .map(|d| d.to_string())
             .collect(),
+        Kind::TeamList => item
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str())
+                    .map(String::from)
+                    .collect()
+            })
+            .unwrap_or_default(),
         Kind::Nights => item
             .as_array()
             .map(|a| {
@@ -739,6 +858,18 @@ fn written(field: &Field, values: &Values) -> Result<Option<Item>, String> {
                 return Ok(None);
             }
             Item::Value(Value::Array(a))
+        }
+        Kind::TeamList => {
+            let mut names: Vec<&str> = Vec::new();
+            for n in all().map(|n| n.trim()).filter(|n| !n.is_empty()) {
+                if !names.contains(&n) {
+                    names.push(n);
+                }
+            }
+            if names.is_empty() {
+                return Ok(None);
+            }
+            Item::Value(Value::Array(names.into_iter().collect()))
         }
         _ if text.is_empty() => return Ok(None),
         Kind::Text | Kind::Time | Kind::Choice => value(text),
@@ -1340,6 +1471,39 @@ date = 2026-10-13
         assert!(e.text.contains("{ from = 2026-11-05, to = 2026-11-07 }"));
         let missing = apply(LEAGUE, s, None, &form(&[("name", "X")])).unwrap_err();
         assert_eq!(missing.fields["club"], vec!["Club is required"]);
+    }
+
+    /// A limit the league asks for, from the form: the teams ticked become a list, the rest
+    /// keys of one `[[constraint]]`; a key its kind does not read is named next to its field.
+    #[test]
+    fn a_new_limit_from_the_form() {
+        let s = section("constraint").unwrap();
+        let v = form(&[
+            ("name", "No three away in a row"),
+            ("kind", "in_a_row"),
+            ("teams", "Lewes 1"),
+            ("teams", "Hove 1"),
+            ("side", "away"),
+            ("weeks", "3"),
+            ("max", "2"),
+        ]);
+        let e = apply(LEAGUE, s, None, &v).unwrap();
+        let l = parse_league(&e.text, "league.toml").unwrap();
+        assert_eq!(l.constraints.len(), 1);
+        assert_eq!(l.constraints[0].name, "No three away in a row");
+        assert!(
+            e.text.contains("teams = [\"Lewes 1\", \"Hove 1\"]"),
+            "{}",
+            e.text
+        );
+        assert_eq!(items(&e.text, s), vec!["No three away in a row"]);
+        // Shown again as it was saved: an unchanged form changes nothing.
+        let again = values(&e.text, s, Some(0));
+        assert_eq!(again["teams"], vec!["Lewes 1", "Hove 1"]);
+        assert_eq!(apply(&e.text, s, Some(0), &again).unwrap().text, e.text);
+        let wrong = form(&[("kind", "apart"), ("days", "28"), ("max", "2")]);
+        let err = apply(LEAGUE, s, None, &wrong).unwrap_err();
+        assert!(err.fields.contains_key("max"), "{err:?}");
     }
 
     #[test]

@@ -629,9 +629,9 @@ fn options(text: &str, choices: Choices) -> Vec<(String, String)> {
         Choices::Clubs => names("club"),
         Choices::Divisions => names("division"),
         Choices::Teams => names("team"),
-        Choices::Formats => edit::FORMATS
+        Choices::Fixed(list) => list
             .iter()
-            .map(|(k, d)| (k.to_string(), format!("{k}: {d}")))
+            .map(|(k, d)| (k.to_string(), d.to_string()))
             .collect(),
     }
 }

@@ -301,7 +301,23 @@ fn field(
                         }
                     }
                 },
-                Kind::Calendar => fieldset.calendar aria-describedby=(described) data-key=(key) {
+                Kind::TeamList => fieldset.teams aria-describedby=(described) {
+                    legend { (f.label) }
+                    @for (v, label) in opts {
+                        label.inline {
+                            input type="checkbox" name=(key) value=(v) checked[vals.contains(v)];
+                            " " (label)
+                        }
+                    }
+                    // A name the league no longer has stays ticked, to be corrected.
+                    @for v in vals.iter().filter(|v| !opts.iter().any(|(o, _)| o == *v)) {
+                        label.inline {
+                            input type="checkbox" name=(key) value=(v) checked;
+                            " " (v)
+                        }
+                    }
+                },
+                                Kind::Calendar => fieldset.calendar aria-describedby=(described) data-key=(key) {
                     legend { (f.label) }
                     // On a phone the months run long: the count and any error come first.
                     (notes(f, &errs))
