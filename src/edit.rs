@@ -822,6 +822,17 @@ fn one<'a>(values: &'a Values, key: &str) -> &'a str {
         .unwrap_or("")
 }
 
+/// The names ticked, in the order posted, each once; `None` when none is.
+fn team_list<'a>(posted: impl Iterator<Item = &'a String>) -> Option<Item> {
+    let mut names: Vec<&str> = Vec::new();
+    for n in posted.map(|n| n.trim()).filter(|n| !n.is_empty()) {
+        if !names.contains(&n) {
+            names.push(n);
+        }
+    }
+    (!names.is_empty()).then(|| Item::Value(Value::Array(names.into_iter().collect())))
+}
+
 /// A field's posted values as the item to write, `None` to remove the key (empty), or the
 /// message for the field.
 fn written(field: &Field, values: &Values) -> Result<Option<Item>, String> {
@@ -859,18 +870,7 @@ fn written(field: &Field, values: &Values) -> Result<Option<Item>, String> {
             }
             Item::Value(Value::Array(a))
         }
-        Kind::TeamList => {
-            let mut names: Vec<&str> = Vec::new();
-            for n in all().map(|n| n.trim()).filter(|n| !n.is_empty()) {
-                if !names.contains(&n) {
-                    names.push(n);
-                }
-            }
-            if names.is_empty() {
-                return Ok(None);
-            }
-            Item::Value(Value::Array(names.into_iter().collect()))
-        }
+        Kind::TeamList => return Ok(team_list(all())),
         _ if text.is_empty() => return Ok(None),
         Kind::Text | Kind::Time | Kind::Choice => value(text),
         Kind::Whole => value(
