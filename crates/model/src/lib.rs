@@ -21,7 +21,7 @@ pub use error::{InputError, InputErrors, Problem};
 pub use list::{
     sort_matches, Extra, ExtraKind, FixtureList, Match, Rerun, CSV_HEADER, EXTRA_ROUNDS,
 };
-pub use load::{parse_league, read_league, unsafe_name};
+pub use load::{constraint_keys, parse_league, read_league, unsafe_name};
 
 use chrono::{Datelike, NaiveDate, Weekday};
 use std::collections::{BTreeMap, BTreeSet};

@@ -10,6 +10,7 @@ use std::path::Path;
 use toml::Spanned;
 
 mod constraints;
+pub use constraints::keys as constraint_keys;
 
 /// The longest date range we expand (a typo like `to = 2207-01-01` is refused, not expanded).
 const MAX_RANGE_DAYS: i64 = 3700;

@@ -24,7 +24,7 @@ const MAX_WEIGHT: f64 = 1_000_000.0;
 const KINDS: &str = "matches, in_a_row, between, fixtures, apart, breaks, level";
 
 /// Which keys each kind reads, besides `name`, `kind` and `weight`.
-fn keys(kind: &str) -> Option<&'static [&'static str]> {
+pub fn keys(kind: &str) -> Option<&'static [&'static str]> {
     Some(match kind {
         "matches" => &["teams", "opponents", "side", "dates", "max"],
         "in_a_row" => &["teams", "side", "weeks", "max"],
