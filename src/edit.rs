@@ -40,6 +40,8 @@ pub enum Kind {
     PerDate,
     /// Teams ticked (none: the key left out).
     TeamList,
+    /// Fixtures, one a line, home team first: "Lewes 1 v Hove 1".
+    Fixtures,
 }
 
 /// Where a choice's options come from.
@@ -149,10 +151,7 @@ pub const CONSTRAINT_KINDS: &[(&str, &str)] = &[
         "between",
         "matches among the teams named, on each date or in all",
     ),
-    (
-        "fixtures",
-        "the fixtures listed in the league file, on the dates named",
-    ),
+    ("fixtures", "the fixtures listed, on the dates named"),
     (
         "apart",
         "days between the two meetings of any two teams named",
@@ -515,6 +514,12 @@ pub const SECTIONS: &[Section] = &[
                 ),
                 Choices::Fixed(SIDES),
             ),
+            f(
+                "fixtures",
+                "Fixtures",
+                Kind::Fixtures,
+                "Listed fixtures only: one a line, home team first, like Lewes 1 v Hove 1",
+            ),
             f("dates", "On these dates", Kind::Dates, "Default: the whole season"),
             f("weeks", "Weeks running", Kind::Whole, "Matches in a row only"),
             f(
@@ -715,6 +720,44 @@ pub fn item_dates(item: Option<&Item>) -> BTreeSet<NaiveDate> {
     out
 }
 
+/// A list of fixtures ({ home, away } tables) as the form shows it: one a line, "home v away".
+fn fixture_lines(item: &Item) -> Vec<String> {
+    let side = |t: &InlineTable, k: &str| t.get(k).and_then(|v| v.as_str()).map(String::from);
+    let lines: Vec<String> = item
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v.as_inline_table())
+        .filter_map(|t| Some(format!("{} v {}", side(t, "home")?, side(t, "away")?)))
+        .collect();
+    if lines.is_empty() {
+        Vec::new()
+    } else {
+        vec![lines.join("\n")]
+    }
+}
+
+/// Fixtures typed one a line, "home v away", as the file's list of { home, away } tables.
+fn fixtures_written(text: &str) -> Result<Item, String> {
+    let mut a = Array::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let bad = || format!("\"{line}\" is not \"home team v away team\", like Lewes 1 v Hove 1");
+        let (home, away) = [" v ", " V ", " vs ", " VS ", " Vs "]
+            .iter()
+            .find_map(|sep| line.split_once(sep))
+            .ok_or_else(bad)?;
+        let (home, away) = (home.trim(), away.trim());
+        if home.is_empty() || away.is_empty() {
+            return Err(bad());
+        }
+        let mut t = InlineTable::new();
+        t.insert("home", Value::from(home));
+        t.insert("away", Value::from(away));
+        a.push(Value::InlineTable(t));
+    }
+    Ok(Item::Value(Value::Array(a)))
+}
+
 /// A value of the file as the form shows it.
 fn shown(item: Option<&Item>, kind: Kind) -> Vec<String> {
     let Some(item) = item else {
@@ -761,6 +804,7 @@ fn shown(item: Option<&Item>, kind: Kind) -> Vec<String> {
             .and_then(value_date)
             .map(|d| vec![d.to_string()])
             .unwrap_or_default(),
+        Kind::Fixtures => fixture_lines(item),
         Kind::PerDate => {
             let lines: Vec<String> = match item {
                 Item::Table(t) => t
@@ -922,6 +966,7 @@ fn written(field: &Field, values: &Values) -> Result<Option<Item>, String> {
                 format!("`{text}` is not a date (DD/MM/YYYY or YYYY-MM-DD)")
             })?))
         }
+        Kind::Fixtures => fixtures_written(text)?,
         Kind::PerDate => {
             let mut t = InlineTable::new();
             for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
@@ -1056,6 +1101,10 @@ fn lines_of(text: &str, s: &Section, index: Option<usize>) -> Option<(usize, usi
 /// The key an error names, as a field of the section: `closed.from` → `closed`,
 /// `weights.spread` → `spread`, `capacity_on.2026-11-05` → `capacity_on`.
 fn field_key<'a>(s: &Section, key: &'a str) -> &'a str {
+    // A limit's listed fixture names its teams as `home` and `away`; the form has one field.
+    if s.name == "constraint" && matches!(key, "home" | "away") {
+        return "fixtures";
+    }
     let key = match s.place {
         Place::Table(name) => key
             .strip_prefix(name)
@@ -1103,6 +1152,35 @@ fn blocking(text: &str) -> Vec<InputError> {
     }
 }
 
+/// A loader's message about the section's item in the form's words: each key the form shows
+/// named by its label, and a limit's kind as "this kind of limit".
+fn in_form_words(problem: &str, s: &Section) -> String {
+    let mut m = problem.to_string();
+    if s.name == "constraint" {
+        for (kind, _) in CONSTRAINT_KINDS {
+            m = m
+                .replace(
+                    &format!("`{kind}` constraints name their"),
+                    "this kind of limit names its",
+                )
+                .replace(&format!("a `{kind}` constraint"), "this kind of limit");
+        }
+        m = m.replace("this constraint", "this kind of limit");
+        if let Some(at) = m.find(", like fixtures = ") {
+            m.truncate(at);
+            m += ", one a line, like Lewes 1 v Hove 1";
+        }
+    }
+    for f in s.fields {
+        m = m.replace(&format!("`{}`", f.key), &format!("“{}”", f.label));
+    }
+    let mut c = m.chars();
+    match c.next() {
+        Some(first) => first.to_uppercase().chain(c).collect(),
+        None => m,
+    }
+}
+
 /// Validates a league file: its errors in the loader's words, those of the section's item
 /// next to their field.
 fn validate(text: &str, s: &Section, index: Option<usize>) -> Result<(), FormErrors> {
@@ -1117,7 +1195,7 @@ fn validate(text: &str, s: &Section, index: Option<usize>) -> Result<(), FormErr
         let ours = lines.is_some_and(|(a, b)| (a..=b).contains(&e.line))
             && s.fields.iter().any(|f| f.key == key);
         if ours {
-            out.field(key, e.problem.to_string());
+            out.field(key, in_form_words(&e.problem.to_string(), s));
         } else {
             out.general.push(e.to_string());
         }
@@ -1470,7 +1548,7 @@ date = 2026-10-13
         let e = apply(LEAGUE, s, Some(0), &v).unwrap_err();
         assert_eq!(
             e.fields["unavailable"],
-            vec!["team \"Lewes 1\" declares 4 unavailable dates (home or away, with its club's); the league allows at most 3"]
+            vec!["Team \"Lewes 1\" declares 4 unavailable dates (home or away, with its club's); the league allows at most 3"]
         );
         assert!(e.general.is_empty(), "{e:?}");
         // An error of another part of the league goes on top, with its line.
@@ -1535,6 +1613,66 @@ date = 2026-10-13
             err.fields["max"],
             vec!["This kind of limit does not use it: leave it empty"]
         );
+        // The loader's own messages, next to their fields in the form's words.
+        let err = apply(
+            LEAGUE,
+            s,
+            None,
+            &form(&[("kind", "in_a_row"), ("max", "2")]),
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.fields["weeks"],
+            vec!["This kind of limit needs “Weeks running”"]
+        );
+    }
+
+    /// A limit on listed fixtures: typed one a line ("home v away"), written as the file's
+    /// list, shown again as typed; an unknown team or a line without " v " is named next to
+    /// the field.
+    #[test]
+    fn a_limit_on_listed_fixtures_from_the_form() {
+        let s = section("constraint").unwrap();
+        let typed = "Lewes 1 v Hove 1\nHove 1 vs Lewes 1";
+        let v = form(&[
+            ("kind", "fixtures"),
+            ("fixtures", typed),
+            ("dates", "20/10/2026"),
+            ("max", "1"),
+        ]);
+        let e = apply(LEAGUE, s, None, &v).unwrap();
+        assert!(
+            e.text.contains(
+                r#"fixtures = [{ home = "Lewes 1", away = "Hove 1" }, { home = "Hove 1", away = "Lewes 1" }]"#
+            ),
+            "{}",
+            e.text
+        );
+        let l = parse_league(&e.text, "league.toml").unwrap();
+        assert_eq!(l.constraints.len(), 1);
+        let again = values(&e.text, s, Some(0));
+        assert_eq!(
+            again["fixtures"],
+            vec!["Lewes 1 v Hove 1\nHove 1 v Lewes 1"]
+        );
+        assert_eq!(apply(&e.text, s, Some(0), &again).unwrap().text, e.text);
+        let unknown = form(&[
+            ("kind", "fixtures"),
+            ("fixtures", "Lewes 1 v Nowhere 1"),
+            ("dates", "20/10/2026"),
+            ("max", "1"),
+        ]);
+        let err = apply(LEAGUE, s, None, &unknown).unwrap_err();
+        assert_eq!(err.fields["fixtures"], vec!["Unknown team \"Nowhere 1\""]);
+        let bad = form(&[("kind", "fixtures"), ("fixtures", "Lewes 1 - Hove 1")]);
+        let err = apply(LEAGUE, s, None, &bad).unwrap_err();
+        assert!(err.fields["fixtures"][0].contains("is not \"home team v away team\""));
+        let none = form(&[("kind", "fixtures"), ("dates", "20/10/2026"), ("max", "1")]);
+        let err = apply(LEAGUE, s, None, &none).unwrap_err();
+        assert_eq!(
+            err.fields["fixtures"],
+            vec!["This kind of limit lists its fixtures, one a line, like Lewes 1 v Hove 1"]
+        );
     }
 
     #[test]
@@ -1547,6 +1685,9 @@ date = 2026-10-13
             ("end", "2026-09-01"),
         ]))
         .unwrap_err();
-        assert!(e.fields["end"][0].contains("is before `start`"), "{e:?}");
+        assert!(
+            e.fields["end"][0].contains("is before “First day of the season”"),
+            "{e:?}"
+        );
     }
 }

@@ -255,7 +255,7 @@ fn a_league_built_with_the_forms_alone() {
     let (code, _, page) = season("2026-09-01");
     assert_eq!(code, 422);
     assert!(
-        field_error(&page, "end").contains("`end` (2026-09-01) is before `start` (2026-10-05)"),
+        field_error(&page, "end").contains("“Last day of the season” (2026-09-01) is before “First day of the season” (2026-10-05)"),
         "{page}"
     );
     let (code, location, _) = season("2027-03-26");
@@ -325,9 +325,9 @@ fn a_league_built_with_the_forms_alone() {
     assert_eq!(code, 422);
     assert!(
         field_error(&page, "unavailable").contains(
-            "team \"Lewes 1\" declares 3 unavailable dates (home or away, with its club&#39;s); the league allows at most 2"
+            "Team \"Lewes 1\" declares 3 unavailable dates (home or away, with its club&#39;s); the league allows at most 2"
         ) || field_error(&page, "unavailable").contains(
-            "team &quot;Lewes 1&quot; declares 3 unavailable dates (home or away, with its club's); the league allows at most 2"
+            "Team &quot;Lewes 1&quot; declares 3 unavailable dates (home or away, with its club's); the league allows at most 2"
         ),
         "{}",
         field_error(&page, "unavailable")

@@ -365,8 +365,8 @@ fn control(f: &edit::Field, vals: &[String], invalid: bool, opts: &[(String, Str
                 }
             }
         }
-        Kind::PerDate | Kind::Dates => {
-            let rows = if f.kind == Kind::PerDate { 3 } else { 2 };
+        Kind::PerDate | Kind::Dates | Kind::Fixtures => {
+            let rows = if f.kind == Kind::Dates { 2 } else { 3 };
             html! {
                 textarea id=(id) name=(key) rows=(rows) aria-invalid=[invalid] aria-describedby=(described) {
                     (vals.join("; "))
