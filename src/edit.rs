@@ -1189,6 +1189,7 @@ fn validate(text: &str, s: &Section, index: Option<usize>) -> Result<(), FormErr
         return Ok(());
     }
     let lines = lines_of(text, s, index);
+    let places = places(text);
     let mut out = FormErrors::default();
     for e in &errors {
         let key = field_key(s, &e.key);
@@ -1197,10 +1198,55 @@ fn validate(text: &str, s: &Section, index: Option<usize>) -> Result<(), FormErr
         if ours {
             out.field(key, in_form_words(&e.problem.to_string(), s));
         } else {
-            out.general.push(e.to_string());
+            out.general
+                .push(elsewhere(&places, e).unwrap_or_else(|| e.to_string()));
         }
     }
     Err(out)
+}
+
+/// Where each item a form shows sits in the league file: (section, index, first and last
+/// line, the item's name).
+type Places = Vec<(&'static Section, Option<usize>, (usize, usize), String)>;
+
+/// The places of every form's items in `text`.
+fn places(text: &str) -> Places {
+    let mut out = Vec::new();
+    for s in SECTIONS {
+        let named = items(text, s);
+        let indices: Vec<Option<usize>> = match s.place {
+            Place::Array(_) => (0..named.len()).map(Some).collect(),
+            _ => vec![None],
+        };
+        for index in indices {
+            if let Some(lines) = lines_of(text, s, index) {
+                let name = index.map(|i| named[i].clone()).unwrap_or_default();
+                out.push((s, index, lines, name));
+            }
+        }
+    }
+    out
+}
+
+/// An error in another part of the league, in the forms' words: the part, the item, the
+/// field and what is wrong; `None` where no form shows that key.
+fn elsewhere(places: &Places, e: &InputError) -> Option<String> {
+    let (s, _, _, name) = places
+        .iter()
+        .find(|(_, _, (a, b), _)| e.line > 0 && (*a..=*b).contains(&e.line))?;
+    let key = field_key(s, &e.key);
+    let field = s.fields.iter().find(|f| f.key == key)?;
+    let item = if name.is_empty() {
+        String::new()
+    } else {
+        format!(" “{name}”")
+    };
+    Some(format!(
+        "{}{item}, {}: {}",
+        s.title,
+        field.label,
+        in_form_words(&e.problem.to_string(), s)
+    ))
 }
 
 /// What an edit did, for the page to say.
@@ -1624,6 +1670,22 @@ date = 2026-10-13
         assert_eq!(
             err.fields["weeks"],
             vec!["This kind of limit needs “Weeks running”"]
+        );
+    }
+
+    /// An edit that breaks another part of the league is refused with that part, its item and
+    /// its field named in the forms' words, not the file's line and key.
+    #[test]
+    fn an_error_elsewhere_is_named_by_its_form() {
+        let s = section("rules").unwrap();
+        let mut v = values(LEAGUE, s, None);
+        v.insert("max_unavailable".into(), vec!["0".into()]);
+        let e = apply(LEAGUE, s, None, &v).unwrap_err();
+        assert!(e.fields.is_empty(), "{e:?}");
+        assert_eq!(e.general.len(), 1, "{e:?}");
+        assert_eq!(
+            e.general,
+            vec!["Teams “Lewes 1”, Dates it cannot play: Team \"Lewes 1\" declares 1 unavailable dates (home or away, with its club's); the league allows at most 0"]
         );
     }
 
