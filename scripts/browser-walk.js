@@ -152,15 +152,18 @@ const addDays = (day, n) => iso(new Date(Date.parse(day + "T00:00:00Z") + n * 86
   await page.waitForSelector("text=Version 3.");
   await page.setViewportSize({ width: 1280, height: 900 });
   // A limit the league asks for, from its form: no three away in a row for the first team,
-  // at a cost for each one over. A key its kind does not read is named next to its field.
+  // at a cost for each one over. Choosing its kind leaves the fields that kind reads (and any
+  // filled in); a key its kind does not read is named next to its field.
   await page.goto(hub + "/constraint/new");
   await page.fill("#f-name", "No three away in a row");
+  await page.fill("#f-days", "28");
   await page.selectOption("#f-kind", "in_a_row");
+  if (!(await page.isHidden('div.field:has(legend:text-is("Against"))'))) throw new Error("a field in_a_row does not read is shown");
+  if (!(await page.isVisible("#f-days"))) throw new Error("a field filled in was hidden");
   await page.check('fieldset.teams:has(legend:text-is("Teams")) input >> nth=0');
   await page.selectOption("#f-side", "away");
   await page.fill("#f-weeks", "3");
   await page.fill("#f-max", "2");
-  await page.fill("#f-days", "28");
   await page.fill("#f-weight", "5");
   await page.click("text=Save");
   await page.waitForSelector("#days-error p");

@@ -685,6 +685,23 @@ pub fn names(text: &str, array: &str) -> Vec<String> {
     }
 }
 
+/// The league's teams, each with its division's name (empty when it names none), in the
+/// order of the file.
+pub fn teams_with_division(text: &str) -> Vec<(String, String)> {
+    let Ok(doc) = text.parse::<DocumentMut>() else {
+        return Vec::new();
+    };
+    let Some(teams) = doc.get("team").and_then(|i| i.as_array_of_tables()) else {
+        return Vec::new();
+    };
+    let get = |t: &Table, k: &str| t.get(k).and_then(|n| n.as_str()).unwrap_or("").to_string();
+    teams
+        .iter()
+        .map(|t| (get(t, "name"), get(t, "division")))
+        .filter(|(n, _)| !n.is_empty())
+        .collect()
+}
+
 /// A date of the file: a TOML date or a string that reads as one.
 fn value_date(v: &Value) -> Option<NaiveDate> {
     match v {
@@ -864,6 +881,20 @@ fn one<'a>(values: &'a Values, key: &str) -> &'a str {
         .map(|v| v.trim())
         .find(|v| !v.is_empty())
         .unwrap_or("")
+}
+
+/// The kinds of limit that read a field of the section, for the form to show it only for
+/// them; `None` for a field every item reads (and for other sections).
+pub fn read_by(s: &Section, key: &str) -> Option<Vec<&'static str>> {
+    if !matches!(s.place, Place::Array("constraint")) || ["name", "kind", "weight"].contains(&key) {
+        return None;
+    }
+    let kinds = CONSTRAINT_KINDS.iter().map(|(k, _)| *k);
+    Some(
+        kinds
+            .filter(|k| crate::model::constraint_keys(k).is_some_and(|read| read.contains(&key)))
+            .collect(),
+    )
 }
 
 /// A limit's fields filled in that its kind does not read, each named next to its field in

@@ -370,6 +370,18 @@ fn a_league_built_with_the_forms_alone() {
         "{form}"
     );
     assert!(form.contains("aria-label=\"Tuesday 6 October 2026\""));
+    // A limit's form: teams ticked by division; each field says which kinds read it.
+    let (code, form) = get(&s, &cookie, &format!("{base}/constraint/new"));
+    assert_eq!(code, 200);
+    assert!(
+        form.contains("<fieldset class=\"division\"><legend>Open</legend>"),
+        "{form}"
+    );
+    assert!(form.contains("data-kinds=\"matches between\""), "{form}");
+    // A fixed fixture's teams are chosen by division.
+    let (code, form) = get(&s, &cookie, &format!("{base}/fixed/new"));
+    assert_eq!(code, 200);
+    assert!(form.contains("<optgroup label=\"Open\">"), "{form}");
 
     // Deleting a club its teams name is refused, in the loader's words.
     let (code, _, page) = save("/club/1/delete", &[]);

@@ -628,7 +628,8 @@ fn options(text: &str, choices: Choices) -> Vec<(String, String)> {
         Choices::Venues => names("venue"),
         Choices::Clubs => names("club"),
         Choices::Divisions => names("division"),
-        Choices::Teams => names("team"),
+        // Each team with its division, for the form to group them by division.
+        Choices::Teams => edit::teams_with_division(text),
         Choices::Fixed(list) => list
             .iter()
             .map(|(k, d)| (k.to_string(), d.to_string()))

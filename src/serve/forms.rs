@@ -42,7 +42,8 @@ pub(crate) fn list_page(
     values: &Values,
     upload_errors: &[String],
 ) -> String {
-    let season = edit::section("season").map_or(&[][..], |s| &s.fields[..3]);
+    let section = edit::section("season").expect("the season's section");
+    let season = &section.fields[..3];
     let body = html! {
         (nav())
         h1 { "Your leagues" }
@@ -61,7 +62,7 @@ pub(crate) fn list_page(
         form method="post" action="/leagues" {
             (general_errors(&errors.general))
             input type="hidden" name="csrf" value=(csrf);
-            @for f in season { (field(f, values, errors, &[], None)) }
+            @for f in season { (field(section, f, values, errors, &[], None)) }
             button type="submit" { "Create the league" }
         }
         h2 { "Upload a league file" }
@@ -260,7 +261,7 @@ pub(crate) fn form_page(f: &Form<'_>) -> String {
             input type="hidden" name="csrf" value=(f.csrf);
             input type="hidden" name="version" value=(f.v.number);
             @for field_of in s.fields {
-                (field(field_of, f.values, f.errors, &(f.options)(field_of.choices), f.cal.as_ref()))
+                (field(s, field_of, f.values, f.errors, &(f.options)(field_of.choices), f.cal.as_ref()))
             }
             button type="submit" { "Save" }
         }
@@ -273,12 +274,15 @@ pub(crate) fn form_page(f: &Form<'_>) -> String {
         }
         // Keeps each calendar's count up to date as days are ticked (the server counts again).
         script src="/assets/calendar.js" {}
+        // Shows a limit's fields for its kind only (without scripts, every field shows).
+        script src="/assets/kinds.js" {}
     };
     page(&title, body)
 }
 
 /// One field: its label, input, help and errors (linked by `aria-describedby`).
 fn field(
+    s: &Section,
     f: &edit::Field,
     values: &Values,
     errors: &FormErrors,
@@ -289,8 +293,9 @@ fn field(
     let vals: Vec<String> = values.get(key).cloned().unwrap_or_default();
     let errs = errors.fields.get(key).cloned().unwrap_or_default();
     let described = format!("{key}-help {key}-error");
+    let kinds = edit::read_by(s, key).map(|k| k.join(" "));
     html! {
-        div class={ "field" @if !errs.is_empty() { " has-error" } } {
+        div class={ "field" @if !errs.is_empty() { " has-error" } } data-kinds=[kinds] {
             @match f.kind {
                 Kind::Nights => fieldset aria-describedby=(described) {
                     legend { (f.label) }
@@ -303,10 +308,15 @@ fn field(
                 },
                 Kind::TeamList => fieldset.teams aria-describedby=(described) {
                     legend { (f.label) }
-                    @for (v, label) in opts {
-                        label.inline {
-                            input type="checkbox" name=(key) value=(v) checked[vals.contains(v)];
-                            " " (label)
+                    @for (division, names) in by_division(opts) {
+                        fieldset.division {
+                            legend { @if division.is_empty() { "No division" } @else { (division) } }
+                            @for v in names {
+                                label.inline {
+                                    input type="checkbox" name=(key) value=(v) checked[vals.iter().any(|x| x == v)];
+                                    " " (v)
+                                }
+                            }
                         }
                     }
                     // A name the league no longer has stays ticked, to be corrected.
@@ -357,10 +367,19 @@ fn control(f: &edit::Field, vals: &[String], invalid: bool, opts: &[(String, Str
             };
             // A value the list lacks (an unknown name) stays, to be corrected.
             let lacking = !first.is_empty() && !list.iter().any(|(v, _)| *v == first);
+            let teams = f.choices == edit::Choices::Teams;
             html! {
                 select id=(id) name=(key) aria-invalid=[invalid] aria-describedby=(described) required[f.required] {
                     option value="" { (none) }
-                    @for (v, label) in list { option value=(v) selected[*v == first] { (label) } }
+                    @if teams {
+                        @for (division, names) in by_division(list) {
+                            optgroup label=(division) {
+                                @for v in names { option value=(v) selected[*v == first] { (v) } }
+                            }
+                        }
+                    } @else {
+                        @for (v, label) in list { option value=(v) selected[*v == first] { (label) } }
+                    }
                     @if lacking { option value=(first) selected { (first) } }
                 }
             }
@@ -388,6 +407,18 @@ fn control(f: &edit::Field, vals: &[String], invalid: bool, opts: &[(String, Str
             }
         }
     }
+}
+
+/// Teams (name, division) grouped by division, the divisions in the order they first come.
+fn by_division(teams: &[(String, String)]) -> Vec<(&str, Vec<&str>)> {
+    let mut out: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (name, division) in teams {
+        match out.iter_mut().find(|(d, _)| d == division) {
+            Some((_, names)) => names.push(name),
+            None => out.push((division, vec![name])),
+        }
+    }
+    out
 }
 
 /// A field's help line and its errors (ids for `aria-describedby`).

@@ -409,6 +409,7 @@ async fn asset(axum::extract::Path(file): axum::extract::Path<String>) -> Respon
         "upload.js" => include_str!("assets/upload.js"),
         "calendar.js" => include_str!("assets/calendar.js"),
         "compare.js" => include_str!("assets/compare.js"),
+        "kinds.js" => include_str!("assets/kinds.js"),
         _ => return not_found().into_response(),
     };
     (
