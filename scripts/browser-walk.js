@@ -160,7 +160,15 @@ const addDays = (day, n) => iso(new Date(Date.parse(day + "T00:00:00Z") + n * 86
   await page.selectOption("#f-kind", "in_a_row");
   if (!(await page.isHidden('div.field:has(legend:text-is("Against"))'))) throw new Error("a field in_a_row does not read is shown");
   if (!(await page.isVisible("#f-days"))) throw new Error("a field filled in was hidden");
-  await page.check('fieldset.teams:has(legend:text-is("Teams")) input >> nth=0');
+  // A whole division ticked at once, then unticked; then one team.
+  const teams = 'fieldset.teams:has(legend:text-is("Teams"))';
+  await page.click(`${teams} button.tick-all >> nth=0`);
+  const ticked1 = await page.locator(`${teams} fieldset.division >> nth=0`).locator("input:checked").count();
+  const all1 = await page.locator(`${teams} fieldset.division >> nth=0`).locator("input").count();
+  if (ticked1 !== all1 || all1 < 2) throw new Error(`tick all ticked ${ticked1} of ${all1}`);
+  await page.click(`${teams} button.tick-all >> nth=0`);
+  if ((await page.locator(`${teams} input:checked`).count()) !== 0) throw new Error("untick all left some ticked");
+  await page.check(`${teams} input >> nth=0`);
   await page.selectOption("#f-side", "away");
   await page.fill("#f-weeks", "3");
   await page.fill("#f-max", "2");

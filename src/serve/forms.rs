@@ -276,6 +276,8 @@ pub(crate) fn form_page(f: &Form<'_>) -> String {
         script src="/assets/calendar.js" {}
         // Shows a limit's fields for its kind only (without scripts, every field shows).
         script src="/assets/kinds.js" {}
+        // A button per division to tick all its teams at once.
+        script src="/assets/teams.js" {}
     };
     page(&title, body)
 }

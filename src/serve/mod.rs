@@ -410,6 +410,7 @@ async fn asset(axum::extract::Path(file): axum::extract::Path<String>) -> Respon
         "calendar.js" => include_str!("assets/calendar.js"),
         "compare.js" => include_str!("assets/compare.js"),
         "kinds.js" => include_str!("assets/kinds.js"),
+        "teams.js" => include_str!("assets/teams.js"),
         _ => return not_found().into_response(),
     };
     (

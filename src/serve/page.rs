@@ -42,6 +42,7 @@ nav a { margin-right: 1em; }
 fieldset { border: 1px solid #ccc; margin: 0.6em 0; min-width: 0; }
 fieldset.division { border: none; margin: 0.2em 0; padding: 0; }
 fieldset.division legend { font-size: 0.9em; color: #555; padding: 0; }
+button.tick-all { display: block; margin: 0.2em 0 0.4em; font-size: 0.85em; }
 a { overflow-wrap: anywhere; }
 .scroll { overflow-x: auto; max-width: 100%; }
 #season table { border-collapse: collapse; margin: 0.4em 0 1em; }
