@@ -139,25 +139,13 @@ pub const FORMATS: &[(&str, &str)] = &[
 
 /// What a `[[constraint]]` limits, in the words the form shows.
 pub const CONSTRAINT_KINDS: &[(&str, &str)] = &[
-    (
-        "matches",
-        "matches of each team named (at home, away or either) on the dates named",
-    ),
-    (
-        "in_a_row",
-        "matches in a row: at most so many in any run of weeks",
-    ),
-    (
-        "between",
-        "matches among the teams named, on each date or in all",
-    ),
-    ("fixtures", "the fixtures listed, on the dates named"),
-    (
-        "apart",
-        "days between the two meetings of any two teams named",
-    ),
-    ("breaks", "two home or two away matches running"),
-    ("level", "home matches kept level through the season"),
+    ("matches", "matches of each team on given dates"),
+    ("in_a_row", "home or away matches in a row"),
+    ("between", "matches among given teams"),
+    ("fixtures", "given fixtures on given dates"),
+    ("apart", "days between two teams' meetings"),
+    ("breaks", "two home or two away running"),
+    ("level", "home matches kept level"),
 ];
 
 /// The sides a constraint counts.
@@ -518,7 +506,7 @@ pub const SECTIONS: &[Section] = &[
                 "fixtures",
                 "Fixtures",
                 Kind::Fixtures,
-                "Listed fixtures only: one a line, home team first, like Lewes 1 v Hove 1",
+                "Given fixtures only: one a line, home team first, like Lewes 1 v Hove 1",
             ),
             f("dates", "On these dates", Kind::Dates, "Default: the whole season"),
             f("weeks", "Weeks running", Kind::Whole, "Matches in a row only"),
@@ -528,7 +516,7 @@ pub const SECTIONS: &[Section] = &[
                 Kind::Whole,
                 "Days between meetings only",
             ),
-            f("min", "At least", Kind::Whole, "Listed fixtures only"),
+            f("min", "At least", Kind::Whole, "Given fixtures only"),
             f("max", "At most", Kind::Whole, ""),
             choice(
                 f(
