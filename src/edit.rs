@@ -674,7 +674,7 @@ pub fn names(text: &str, array: &str) -> Vec<String> {
 }
 
 /// The league's teams, each with its division's name (empty when it names none), in the
-/// order of the file.
+/// order of the file (a team without a name included, as "", so that indices match `items`).
 pub fn teams_with_division(text: &str) -> Vec<(String, String)> {
     let Ok(doc) = text.parse::<DocumentMut>() else {
         return Vec::new();
@@ -686,7 +686,6 @@ pub fn teams_with_division(text: &str) -> Vec<(String, String)> {
     teams
         .iter()
         .map(|t| (get(t, "name"), get(t, "division")))
-        .filter(|(n, _)| !n.is_empty())
         .collect()
 }
 

@@ -382,6 +382,10 @@ fn a_league_built_with_the_forms_alone() {
     let (code, form) = get(&s, &cookie, &format!("{base}/fixed/new"));
     assert_eq!(code, 200);
     assert!(form.contains("<optgroup label=\"Open\">"), "{form}");
+    // The league's page lists its teams under their divisions.
+    let (code, hub) = get(&s, &cookie, &base);
+    assert_eq!(code, 200);
+    assert!(hub.contains("<h3>Open</h3>"), "{hub}");
 
     // Deleting a club its teams name is refused, in the loader's words.
     let (code, _, page) = save("/club/1/delete", &[]);

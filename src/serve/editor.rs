@@ -629,7 +629,10 @@ fn options(text: &str, choices: Choices) -> Vec<(String, String)> {
         Choices::Clubs => names("club"),
         Choices::Divisions => names("division"),
         // Each team with its division, for the form to group them by division.
-        Choices::Teams => edit::teams_with_division(text),
+        Choices::Teams => edit::teams_with_division(text)
+            .into_iter()
+            .filter(|(name, _)| !name.is_empty())
+            .collect(),
         Choices::Fixed(list) => list
             .iter()
             .map(|(k, d)| (k.to_string(), d.to_string()))

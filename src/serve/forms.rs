@@ -195,18 +195,38 @@ fn section(id: &str, v: &Version, s: &Section) -> Markup {
                 @let items = edit::items(&v.toml, s);
                 @if items.is_empty() {
                     p.muted { "No " (s.item) "s yet." }
+                } @else if s.name == "team" {
+                    // Teams by division, each linked by its place in the file.
+                    @let teams = edit::teams_with_division(&v.toml);
+                    @let indexed: Vec<(String, String)> = teams.iter().enumerate().map(|(i, (_, d))| (i.to_string(), d.clone())).collect();
+                    @for (division, members) in by_division(&indexed) {
+                        h3 { @if division.is_empty() { "No division" } @else { (division) } }
+                        (item_links(id, s, &items, members.iter().filter_map(|i| i.parse().ok())))
+                    }
                 } @else {
-                    ul.items { @for (i, n) in items.iter().enumerate() {
-                        li { a href={ "/leagues/" (id) "/" (s.name) "/" (i) } {
-                            (if n.is_empty() { "(no name)" } else { n })
-                        } }
-                    } }
+                    (item_links(id, s, &items, 0..items.len()))
                 }
                 p { a.add href={ "/leagues/" (id) "/" (s.name) "/new" } { "Add a " (s.item) } }
             } @else {
                 p { a href={ "/leagues/" (id) "/" (s.name) } { "Edit the " (s.item) } }
             }
         }
+    }
+}
+
+/// Links to the items at `indices` of a part of the league.
+fn item_links(
+    id: &str,
+    s: &Section,
+    items: &[String],
+    indices: impl Iterator<Item = usize>,
+) -> Markup {
+    html! {
+        ul.items { @for (i, n) in indices.filter_map(|i| Some((i, items.get(i)?))) {
+            li { a href={ "/leagues/" (id) "/" (s.name) "/" (i) } {
+                (if n.is_empty() { "(no name)" } else { n })
+            } }
+        } }
     }
 }
 
