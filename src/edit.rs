@@ -1467,9 +1467,24 @@ pub fn other_parts(text: &str) -> Vec<(String, usize)> {
                 Item::ArrayOfTables(a) => a.len(),
                 _ => 1,
             };
-            (k.to_string(), n)
+            (part_words(k), n)
         })
         .collect()
+}
+
+/// A part of the league file no form shows, in the words of the league's secretary (the key
+/// itself for one we have no words for).
+fn part_words(key: &str) -> String {
+    match key {
+        "cup" => "cups",
+        "colours" => "colours (who has white)",
+        "changes" => "changes the clubs agreed (rule 2.6)",
+        "neutral" => "matches at a neutral venue",
+        "excluded" => "fixtures not to be played",
+        "late" => "fixtures added late",
+        other => other,
+    }
+    .to_string()
 }
 
 /// A league file given whole (an upload): its name, or every error that stops it (in the

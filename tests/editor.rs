@@ -108,9 +108,13 @@ fn teams_entered_afresh_on_the_form_equal_the_file() {
     let before = parse_league(&text, "league.toml").unwrap();
     assert_eq!(
         edit::other_parts(&text),
-        [("colours", 1), ("changes", 1), ("cup", 3)]
-            .map(|(k, n)| (k.to_string(), n))
-            .to_vec()
+        [
+            ("colours (who has white)", 1),
+            ("changes the clubs agreed (rule 2.6)", 1),
+            ("cups", 3)
+        ]
+        .map(|(k, n)| (k.to_string(), n))
+        .to_vec()
     );
     let s = edit::section("team").unwrap();
     let n = edit::items(&text, s).len();
