@@ -180,6 +180,11 @@ const addDays = (day, n) => iso(new Date(Date.parse(day + "T00:00:00Z") + n * 86
   await page.click("text=Save");
   await page.waitForSelector("text=Version 4.");
   await look(page, "limit");
+  // A cup's form, read from the league file (its entrants ticked by division).
+  await page.goto(hub + "/cup/0");
+  if ((await page.inputValue("#f-name")) !== "Knock-Out Cup") throw new Error("the cup form does not show the Knock-Out Cup");
+  await look(page, "cup-form");
+  await page.goto(hub);
   // Two drafts solved; draft 2's own report opened before choosing.
   await page.click("text=Solve it");
   await page.waitForFunction(() => document.getElementById("league").value.includes("Sussex"));

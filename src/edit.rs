@@ -464,6 +464,7 @@ pub const SECTIONS: &[Section] = &[
             )),
         ],
     },
+    CUP,
     Section {
         name: "constraint",
         title: "Limits the league asks for",
@@ -537,6 +538,94 @@ pub const SECTIONS: &[Section] = &[
     },
 ];
 
+/// A cup's form: `zones`, and what the season writes (`draw`, `out`), are kept as written.
+const CUP: Section = Section {
+    name: "cup",
+    title: "Cups",
+    item: "cup",
+    place: Place::Array("cup"),
+    fields: &[
+        f(
+            "name",
+            "Name",
+            Kind::Text,
+            "e.g. Knock-Out Cup. Default: Cup",
+        ),
+        choice(
+            f(
+                "teams",
+                "Entrants",
+                Kind::TeamList,
+                "None ticked: every team",
+            ),
+            Choices::Teams,
+        ),
+        choice(
+            f(
+                "finalists",
+                "Last season's finalists",
+                Kind::TeamList,
+                "Kept apart until the final",
+            ),
+            Choices::Teams,
+        ),
+        f(
+            "opens",
+            "First day of the first round",
+            Kind::Date,
+            "Default: the first day of the season",
+        ),
+        f(
+            "deadlines",
+            "Last day of each round",
+            Kind::Dates,
+            "In order, the final's last: 31/10/2026; 12/12/2026; 06/03/2027",
+        ),
+        f(
+            "reserve",
+            "Dates kept for the cup",
+            Kind::Dates,
+            "Its entrants play no league match on them",
+        ),
+        f(
+            "offer",
+            "Dates the home captain offers",
+            Kind::Whole,
+            "Default: 2",
+        ),
+        f(
+            "notice_days",
+            "Days' notice for an offered date",
+            Kind::Whole,
+            "Offered dates come at least this many days after the round opens. Default: 0",
+        ),
+        f(
+            "weekends",
+            "Ties may be played at weekends",
+            Kind::Flag,
+            "At the home team's venue",
+        ),
+        f(
+            "coin_toss",
+            "A coin toss decides colours",
+            Kind::Flag,
+            "Instead of the league's colours",
+        ),
+        f(
+            "all_play_all_of_three",
+            "Three entrants play each other",
+            Kind::Flag,
+            "Each at home once, instead of a knockout with a bye",
+        ),
+        f(
+            "avoid_away_club",
+            "Offered dates avoid the away club's other matches",
+            Kind::Flag,
+            "",
+        ),
+    ],
+};
+
 /// The section of that name.
 pub fn section(name: &str) -> Option<&'static Section> {
     SECTIONS.iter().find(|s| s.name == name)
@@ -583,8 +672,29 @@ fn table<'a>(doc: &'a DocumentMut, s: &Section, index: Option<usize>) -> Option<
     match s.place {
         Place::Top => Some(doc.as_table()),
         Place::Table(name) => doc.get(name)?.as_table(),
-        Place::Array(name) => doc.get(name)?.as_array_of_tables()?.get(index?),
+        Place::Array(name) => tables(doc.get(name)?).get(index?).copied(),
     }
+}
+
+/// The tables of an array section: each `[[name]]`, or the one `[name]` a league may write
+/// instead (a single cup).
+fn tables(item: &Item) -> Vec<&Table> {
+    match item {
+        Item::ArrayOfTables(a) => a.iter().collect(),
+        Item::Table(t) => vec![t],
+        _ => Vec::new(),
+    }
+}
+
+/// An array section's tables to change: a single `[name]` table becomes the first of
+/// `[[name]]` tables (the same league).
+fn tables_mut<'d>(doc: &'d mut DocumentMut, name: &str) -> Option<&'d mut ArrayOfTables> {
+    if let Some(Item::Table(t)) = doc.get(name) {
+        let mut a = ArrayOfTables::new();
+        a.push(t.clone());
+        doc[name] = Item::ArrayOfTables(a);
+    }
+    doc.get_mut(name)?.as_array_of_tables_mut()
 }
 
 /// The names of an array section's items, in file order.
@@ -596,9 +706,9 @@ pub fn items(text: &str, s: &Section) -> Vec<String> {
         return Vec::new();
     };
     doc.get(name)
-        .and_then(|i| i.as_array_of_tables())
+        .map(tables)
         .map(|a| {
-            a.iter()
+            a.into_iter()
                 .map(|t| {
                     let get = |k: &str| t.get(k).and_then(|n| n.as_str()).unwrap_or("");
                     match (get("name"), get("home"), get("away")) {
@@ -1109,7 +1219,7 @@ fn lines_of(text: &str, s: &Section, index: Option<usize>) -> Option<(usize, usi
             0..first
         }
         Place::Table(name) => doc.get(name)?.as_table()?.span()?,
-        Place::Array(name) => doc.get(name)?.as_array_of_tables()?.get(index?)?.span()?,
+        Place::Array(name) => tables(doc.get(name)?).get(index?)?.span()?,
     };
     // A table's span starts at its header and ends after its last key's value.
     let end = text[span.clone()].trim_end().len() + span.start;
@@ -1124,7 +1234,7 @@ fn field_key<'a>(s: &Section, key: &'a str) -> &'a str {
         return "fixtures";
     }
     let key = match s.place {
-        Place::Table(name) => key
+        Place::Table(name) | Place::Array(name) => key
             .strip_prefix(name)
             .and_then(|k| k.strip_prefix('.'))
             .unwrap_or(key),
@@ -1289,8 +1399,18 @@ pub fn apply(
     form: &Values,
 ) -> Result<Edited, FormErrors> {
     unread_fields(s, form)?;
-    let mut doc = parse(text)?;
     let items = changed_fields(text, s, index, form)?;
+    let mut doc = parse(text)?;
+    let absent = |k: &str| table(&doc, s, index).is_none_or(|t| !t.contains_key(k));
+    if index.is_some() && items.iter().all(|(k, i)| i.is_none() && absent(k)) {
+        // Nothing changed: the file stays as written (a single `[cup]` is not rewritten).
+        validate(text, s, index)?;
+        return Ok(Edited {
+            text: text.to_string(),
+            name: one(form, "name").to_string(),
+            index,
+        });
+    }
     let old_name = table(&doc, s, index)
         .and_then(|t| t.get("name"))
         .and_then(|n| n.as_str())
@@ -1369,7 +1489,7 @@ fn target_table<'d>(
             if !doc.contains_key(name) {
                 doc[name] = Item::ArrayOfTables(ArrayOfTables::new());
             }
-            let a = doc[name].as_array_of_tables_mut().ok_or_else(|| {
+            let a = tables_mut(doc, name).ok_or_else(|| {
                 FormErrors::general(format!("`{name}` is not a list of [[{name}]] tables"))
             })?;
             let at = match index {
@@ -1424,7 +1544,7 @@ pub fn delete(text: &str, s: &Section, index: usize) -> Result<String, FormError
             s.item
         )));
     };
-    let Some(a) = doc.get_mut(name).and_then(|i| i.as_array_of_tables_mut()) else {
+    let Some(a) = tables_mut(&mut doc, name) else {
         return Err(FormErrors::general(format!("no {} to delete", s.item)));
     };
     if index >= a.len() {
@@ -1720,6 +1840,57 @@ date = 2026-10-13
             e.general,
             vec!["Teams “Lewes 1”, Dates it cannot play: Team \"Lewes 1\" declares 1 unavailable dates (home or away, with its club's); the league allows at most 0"]
         );
+    }
+
+    /// A cup from its form: entrants ticked, round deadlines typed; deadlines out of order are
+    /// named next to their field in the loader's words.
+    #[test]
+    fn a_cup_from_its_form() {
+        let s = section("cup").unwrap();
+        let v = form(&[
+            ("name", "Knock-Out Cup"),
+            ("teams", "Lewes 1"),
+            ("teams", "Hove 1"),
+            ("deadlines", "31/10/2026; 12/12/2026"),
+            ("offer", "3"),
+            ("weekends", "yes"),
+        ]);
+        let e = apply(LEAGUE, s, None, &v).unwrap();
+        let l = parse_league(&e.text, "league.toml").unwrap();
+        assert_eq!(l.cups.len(), 1);
+        assert_eq!(
+            (l.cups[0].name.as_str(), l.cups[0].offer),
+            ("Knock-Out Cup", 3)
+        );
+        assert!(e.text.contains("[[cup]]"), "{}", e.text);
+        let mut late = v.clone();
+        late.insert("deadlines".into(), vec!["12/12/2026; 31/10/2026".into()]);
+        let err = apply(LEAGUE, s, None, &late).unwrap_err();
+        assert!(
+            err.fields["deadlines"][0].contains("is not after the deadline before it"),
+            "{err:?}"
+        );
+    }
+
+    /// A league with one `[cup]` table: saved unchanged it stays as written, byte for byte;
+    /// changed, the cup is written as the first `[[cup]]`, the same league otherwise.
+    #[test]
+    fn a_single_cup_table_is_kept_until_changed() {
+        let text = format!("{LEAGUE}\n[cup]\nname = \"Cup\"\n");
+        let s = section("cup").unwrap();
+        assert_eq!(items(&text, s), vec!["Cup"]);
+        let v = values(&text, s, Some(0));
+        assert_eq!(apply(&text, s, Some(0), &v).unwrap().text, text);
+        let mut more = v.clone();
+        more.insert("offer".into(), vec!["3".into()]);
+        let e = apply(&text, s, Some(0), &more).unwrap();
+        assert!(
+            e.text.contains("[[cup]]\nname = \"Cup\"\noffer = 3"),
+            "{}",
+            e.text
+        );
+        let l = parse_league(&e.text, "league.toml").unwrap();
+        assert_eq!((l.cups.len(), l.cups[0].offer), (1, 3));
     }
 
     /// A limit on listed fixtures: typed one a line ("home v away"), written as the file's

@@ -71,10 +71,12 @@ fn every_form_of_every_instance_saves_back_what_it_read() {
                 let t = match s.place {
                     Place::Top => Some(doc.as_table_mut()),
                     Place::Table(name) => doc.get_mut(name).and_then(|t| t.as_table_mut()),
-                    Place::Array(name) => doc[name]
-                        .as_array_of_tables_mut()
-                        .unwrap()
-                        .get_mut(i.unwrap()),
+                    // An array's item, or the one `[cup]` a league may write instead.
+                    Place::Array(name) => match &mut doc[name] {
+                        toml_edit::Item::ArrayOfTables(a) => a.get_mut(i.unwrap()),
+                        toml_edit::Item::Table(t) => Some(t),
+                        _ => None,
+                    },
                 };
                 if let Some(t) = t {
                     for f in s.fields {
@@ -111,7 +113,6 @@ fn teams_entered_afresh_on_the_form_equal_the_file() {
         [
             ("colours (who has white)", 1),
             ("changes the clubs agreed (rule 2.6)", 1),
-            ("cups", 3)
         ]
         .map(|(k, n)| (k.to_string(), n))
         .to_vec()
