@@ -296,6 +296,8 @@ pub const SECTIONS: &[Section] = &[
             ),
         ],
     },
+    COLOURS,
+    CHANGES,
     Section {
         name: "venue",
         title: "Venues",
@@ -537,6 +539,69 @@ pub const SECTIONS: &[Section] = &[
         ],
     },
 ];
+
+/// Who has White, for the fixture list's colours column.
+const COLOURS: Section = Section {
+    name: "colours",
+    title: "Colours",
+    item: "colours",
+    place: Place::Table("colours"),
+    fields: &[choice(
+        f(
+            "odd_boards_white",
+            "White on board 1 (and 3, 5, …)",
+            Kind::Choice,
+            "Sussex rule 8.2: the away team. None: the list has no colours",
+        ),
+        Choices::Fixed(&[("home", "the home team"), ("away", "the away team")]),
+    )],
+};
+
+/// When the clubs may move a fixture by agreement (Sussex rule 2.6).
+const CHANGES: Section = Section {
+    name: "changes",
+    title: "Changes the clubs agree (rule 2.6)",
+    item: "rule for changes",
+    place: Place::Table("changes"),
+    fields: &[
+        f(
+            "issued",
+            "Date the fixture list was issued",
+            Kind::Date,
+            "Needed for the rule to apply",
+        ),
+        f(
+            "early_until",
+            "Early matches: those up to",
+            Kind::Date,
+            "e.g. 30/11/2026: these may be changed by an agreement soon after the issue",
+        ),
+        f(
+            "early_days",
+            "Days after the issue for early matches' agreements",
+            Kind::Whole,
+            "Default: 14",
+        ),
+        f(
+            "notice_days",
+            "Later matches: days' notice before the original date",
+            Kind::Whole,
+            "Default: 28",
+        ),
+        f(
+            "notify_days",
+            "Days both clubs have to tell the Fixtures Secretary",
+            Kind::Whole,
+            "Default: 7",
+        ),
+        f(
+            "weekends",
+            "Agreed weekend matches allowed",
+            Kind::Flag,
+            "Played on the agreed Saturday or Sunday whatever the home team's nights. Default: no",
+        ),
+    ],
+};
 
 /// A cup's form: `zones`, and what the season writes (`draw`, `out`), are kept as written.
 const CUP: Section = Section {
@@ -1320,11 +1385,19 @@ fn validate(text: &str, s: &Section, index: Option<usize>) -> Result<(), FormErr
     let places = places(text);
     let mut out = FormErrors::default();
     for e in &errors {
-        let key = field_key(s, &e.key);
-        let ours = lines.is_some_and(|(a, b)| (a..=b).contains(&e.line))
-            && s.fields.iter().any(|f| f.key == key);
-        if ours {
-            out.field(key, in_form_words(&e.problem.to_string(), s));
+        let problem = e.problem.to_string();
+        // The file's reader names a missing key in its message only.
+        let missing = problem
+            .strip_prefix("missing field `")
+            .and_then(|k| k.strip_suffix('`'));
+        let key = missing.unwrap_or_else(|| field_key(s, &e.key));
+        let ours = lines.is_some_and(|(a, b)| (a..=b).contains(&e.line));
+        if let Some(f) = s.fields.iter().find(|f| f.key == key).filter(|_| ours) {
+            let m = match missing {
+                Some(_) => format!("{} is required", f.label),
+                None => in_form_words(&problem, s),
+            };
+            out.field(key, m);
         } else {
             out.general
                 .push(elsewhere(&places, e).unwrap_or_else(|| e.to_string()));
@@ -1402,7 +1475,8 @@ pub fn apply(
     let items = changed_fields(text, s, index, form)?;
     let mut doc = parse(text)?;
     let absent = |k: &str| table(&doc, s, index).is_none_or(|t| !t.contains_key(k));
-    if index.is_some() && items.iter().all(|(k, i)| i.is_none() && absent(k)) {
+    let existing = index.is_some() || !matches!(s.place, Place::Array(_));
+    if existing && items.iter().all(|(k, i)| i.is_none() && absent(k)) {
         // Nothing changed: the file stays as written (a single `[cup]` is not rewritten).
         validate(text, s, index)?;
         return Ok(Edited {
@@ -1869,6 +1943,41 @@ date = 2026-10-13
         assert!(
             err.fields["deadlines"][0].contains("is not after the deadline before it"),
             "{err:?}"
+        );
+    }
+
+    /// Colours and the rule for changes from their forms; an empty form for a part the league
+    /// does not have leaves the file as it was; a rule for changes without its issue date is
+    /// named next to that field.
+    #[test]
+    fn colours_and_changes_from_their_forms() {
+        let colours = section("colours").unwrap();
+        let e = apply(
+            LEAGUE,
+            colours,
+            None,
+            &form(&[("odd_boards_white", "away")]),
+        )
+        .unwrap();
+        assert!(
+            e.text.contains("[colours]\nodd_boards_white = \"away\""),
+            "{}",
+            e.text
+        );
+        parse_league(&e.text, "league.toml").unwrap();
+        let changes = section("changes").unwrap();
+        assert_eq!(
+            apply(LEAGUE, changes, None, &form(&[])).unwrap().text,
+            LEAGUE
+        );
+        let v = form(&[("issued", "20/09/2026"), ("early_until", "30/11/2026")]);
+        let e = apply(LEAGUE, changes, None, &v).unwrap();
+        let l = parse_league(&e.text, "league.toml").unwrap();
+        assert_eq!(l.changes.unwrap().early_days, 14);
+        let err = apply(LEAGUE, changes, None, &form(&[("early_days", "10")])).unwrap_err();
+        assert_eq!(
+            err.fields["issued"],
+            vec!["Date the fixture list was issued is required"]
         );
     }
 
