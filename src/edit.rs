@@ -450,14 +450,8 @@ pub const SECTIONS: &[Section] = &[
         item: "fixed fixture",
         place: Place::Array("fixed"),
         fields: &[
-            required(choice(
-                f("home", "Home team", Kind::Choice, ""),
-                Choices::Teams,
-            )),
-            required(choice(
-                f("away", "Away team", Kind::Choice, ""),
-                Choices::Teams,
-            )),
+            PAIR[0],
+            PAIR[1],
             required(f(
                 "date",
                 "Date",
@@ -466,6 +460,8 @@ pub const SECTIONS: &[Section] = &[
             )),
         ],
     },
+    EXCLUDED,
+    NEUTRAL,
     CUP,
     Section {
         name: "constraint",
@@ -539,6 +535,48 @@ pub const SECTIONS: &[Section] = &[
         ],
     },
 ];
+
+/// A home team and an away team, chosen from the league's teams.
+const PAIR: [Field; 2] = [
+    required(choice(
+        f("home", "Home team", Kind::Choice, ""),
+        Choices::Teams,
+    )),
+    required(choice(
+        f("away", "Away team", Kind::Choice, ""),
+        Choices::Teams,
+    )),
+];
+
+/// Fixtures of the round robin that are not played.
+const EXCLUDED: Section = Section {
+    name: "excluded",
+    title: "Fixtures not to be played",
+    item: "fixture not to be played",
+    place: Place::Array("excluded"),
+    fields: &PAIR,
+};
+
+/// Fixtures played at another venue than the home club's (Sussex rule 2.3).
+const NEUTRAL: Section = Section {
+    name: "neutral",
+    title: "Matches at a neutral venue",
+    item: "match at a neutral venue",
+    place: Place::Array("neutral"),
+    fields: &[
+        PAIR[0],
+        PAIR[1],
+        required(choice(
+            f(
+                "venue",
+                "Venue",
+                Kind::Choice,
+                "Its capacity and closures apply; the home team's nights still say when",
+            ),
+            Choices::Venues,
+        )),
+    ],
+};
 
 /// Who has White, for the fixture list's colours column.
 const COLOURS: Section = Section {
@@ -1978,6 +2016,39 @@ date = 2026-10-13
         assert_eq!(
             err.fields["issued"],
             vec!["Date the fixture list was issued is required"]
+        );
+    }
+
+    /// A match at a neutral venue and a fixture not to be played, from their forms; an unknown
+    /// venue is named next to its field.
+    #[test]
+    fn neutral_and_excluded_from_their_forms() {
+        let text = LEAGUE.replace(
+            "[[fixed]]\nhome = \"Lewes 1\"\naway = \"Hove 1\"\ndate = 2026-10-13\n",
+            "",
+        );
+        let neutral = section("neutral").unwrap();
+        let v = form(&[("home", "Lewes 1"), ("away", "Hove 1"), ("venue", "Hall")]);
+        let e = apply(&text, neutral, None, &v).unwrap();
+        // A single round robin's pair is at the venue whichever side is at home.
+        let l = parse_league(&e.text, "league.toml").unwrap();
+        assert_eq!(l.neutral.len(), 2);
+        assert_eq!(items(&e.text, neutral), vec!["Lewes 1 v Hove 1"]);
+        let mut nowhere = v.clone();
+        nowhere.insert("venue".into(), vec!["Nowhere".into()]);
+        let err = apply(&text, neutral, None, &nowhere).unwrap_err();
+        assert_eq!(err.fields["venue"], vec!["Unknown venue \"Nowhere\""]);
+        let excluded = section("excluded").unwrap();
+        let e = apply(
+            &text,
+            excluded,
+            None,
+            &form(&[("home", "Lewes 1"), ("away", "Hove 1")]),
+        );
+        let e = e.unwrap();
+        assert_eq!(
+            parse_league(&e.text, "league.toml").unwrap().excluded.len(),
+            1
         );
     }
 
