@@ -892,12 +892,12 @@ pub fn teams_with_division(text: &str) -> Vec<(String, String)> {
     let Ok(doc) = text.parse::<DocumentMut>() else {
         return Vec::new();
     };
-    let Some(teams) = doc.get("team").and_then(|i| i.as_array_of_tables()) else {
+    let Some(teams) = doc.get("team") else {
         return Vec::new();
     };
     let get = |t: &Table, k: &str| t.get(k).and_then(|n| n.as_str()).unwrap_or("").to_string();
-    teams
-        .iter()
+    tables(teams)
+        .into_iter()
         .map(|t| (get(t, "name"), get(t, "division")))
         .collect()
 }
@@ -1100,17 +1100,14 @@ pub fn read_by(s: &Section, key: &str) -> Option<Vec<&'static str>> {
 /// A limit's fields filled in that its kind does not read, each named next to its field in
 /// the form's words (the loader would name the file's keys).
 fn unread_fields(s: &Section, form: &Values) -> Result<(), FormErrors> {
-    let read = match s.place {
-        Place::Array("constraint") => crate::model::constraint_keys(one(form, "kind")),
-        _ => None,
-    };
-    let Some(read) = read else {
+    let kind = one(form, "kind");
+    if crate::model::constraint_keys(kind).is_none() {
         return Ok(());
-    };
+    }
     let mut errors = FormErrors::default();
     for f in s.fields {
-        let always = ["name", "kind", "weight"].contains(&f.key);
-        if !always && !read.contains(&f.key) && !one(form, f.key).is_empty() {
+        let unread = read_by(s, f.key).is_some_and(|kinds| !kinds.contains(&kind));
+        if unread && !one(form, f.key).is_empty() {
             errors.field(
                 f.key,
                 "This kind of limit does not use it: leave it empty".to_string(),
@@ -1420,7 +1417,8 @@ fn validate(text: &str, s: &Section, index: Option<usize>) -> Result<(), FormErr
         return Ok(());
     }
     let lines = lines_of(text, s, index);
-    let places = places(text);
+    // Where the other forms' items sit, found only when an error lies outside this item.
+    let mut located = None;
     let mut out = FormErrors::default();
     for e in &errors {
         let problem = e.problem.to_string();
@@ -1437,8 +1435,10 @@ fn validate(text: &str, s: &Section, index: Option<usize>) -> Result<(), FormErr
             };
             out.field(key, m);
         } else {
-            out.general
-                .push(elsewhere(&places, e).unwrap_or_else(|| e.to_string()));
+            out.general.push(
+                elsewhere(located.get_or_insert_with(|| places(text)), e)
+                    .unwrap_or_else(|| e.to_string()),
+            );
         }
     }
     Err(out)

@@ -198,10 +198,9 @@ fn section(id: &str, v: &Version, s: &Section) -> Markup {
                 } @else if s.name == "team" {
                     // Teams by division, each linked by its place in the file.
                     @let teams = edit::teams_with_division(&v.toml);
-                    @let indexed: Vec<(String, String)> = teams.iter().enumerate().map(|(i, (_, d))| (i.to_string(), d.clone())).collect();
-                    @for (division, members) in by_division(&indexed) {
+                    @for (division, members) in by_division(teams.iter().enumerate().map(|(i, (_, d))| (i, d.as_str()))) {
                         h3 { @if division.is_empty() { "No division" } @else { (division) } }
-                        (item_links(id, s, &items, members.iter().filter_map(|i| i.parse().ok())))
+                        (item_links(id, s, &items, members.into_iter()))
                     }
                 } @else {
                     (item_links(id, s, &items, 0..items.len()))
@@ -330,7 +329,7 @@ fn field(
                 },
                 Kind::TeamList => fieldset.teams aria-describedby=(described) {
                     legend { (f.label) }
-                    @for (division, names) in by_division(opts) {
+                    @for (division, names) in by_division(named(opts)) {
                         fieldset.division {
                             legend { @if division.is_empty() { "No division" } @else { (division) } }
                             @for v in names {
@@ -394,7 +393,7 @@ fn control(f: &edit::Field, vals: &[String], invalid: bool, opts: &[(String, Str
                 select id=(id) name=(key) aria-invalid=[invalid] aria-describedby=(described) required[f.required] {
                     option value="" { (none) }
                     @if teams {
-                        @for (division, names) in by_division(list) {
+                        @for (division, names) in by_division(named(list)) {
                             optgroup label=(division) {
                                 @for v in names { option value=(v) selected[*v == first] { (v) } }
                             }
@@ -431,16 +430,22 @@ fn control(f: &edit::Field, vals: &[String], invalid: bool, opts: &[(String, Str
     }
 }
 
-/// Teams (name, division) grouped by division, the divisions in the order they first come.
-fn by_division(teams: &[(String, String)]) -> Vec<(&str, Vec<&str>)> {
-    let mut out: Vec<(&str, Vec<&str>)> = Vec::new();
-    for (name, division) in teams {
-        match out.iter_mut().find(|(d, _)| d == division) {
-            Some((_, names)) => names.push(name),
-            None => out.push((division, vec![name])),
+/// Items (each with its division's name) grouped by division, the divisions in the order
+/// they first come.
+fn by_division<'a, T>(items: impl Iterator<Item = (T, &'a str)>) -> Vec<(&'a str, Vec<T>)> {
+    let mut out: Vec<(&str, Vec<T>)> = Vec::new();
+    for (item, division) in items {
+        match out.iter_mut().find(|(d, _)| *d == division) {
+            Some((_, members)) => members.push(item),
+            None => out.push((division, vec![item])),
         }
     }
     out
+}
+
+/// Teams as (name, division) options, borrowed.
+fn named(teams: &[(String, String)]) -> impl Iterator<Item = (&str, &str)> {
+    teams.iter().map(|(n, d)| (n.as_str(), d.as_str()))
 }
 
 /// A field's help line and its errors (ids for `aria-describedby`).
