@@ -42,6 +42,8 @@ pub enum Kind {
     TeamList,
     /// Fixtures, one a line, home team first: "Lewes 1 v Hove 1".
     Fixtures,
+    /// Named groups of teams, one a line: "West: Horsham 1, Worthing 2".
+    Zones,
 }
 
 /// Where a choice's options come from.
@@ -462,6 +464,7 @@ pub const SECTIONS: &[Section] = &[
     },
     EXCLUDED,
     NEUTRAL,
+    LATE,
     CUP,
     Section {
         name: "constraint",
@@ -578,6 +581,25 @@ const NEUTRAL: Section = Section {
     ],
 };
 
+/// Replays the Fixtures Secretary allowed after the season's end (Sussex rule 2.1); the
+/// season writes them when it records a replay, and they can be written here too.
+const LATE: Section = Section {
+    name: "late",
+    title: "Replays allowed after the season ends",
+    item: "replay allowed after the season ends",
+    place: Place::Array("late"),
+    fields: &[
+        PAIR[0],
+        PAIR[1],
+        required(f(
+            "date",
+            "Date",
+            Kind::Date,
+            "After the last day of the season, with the Fixtures Secretary's permission",
+        )),
+    ],
+};
+
 /// Who has White, for the fixture list's colours column.
 const COLOURS: Section = Section {
     name: "colours",
@@ -641,7 +663,7 @@ const CHANGES: Section = Section {
     ],
 };
 
-/// A cup's form: `zones`, and what the season writes (`draw`, `out`), are kept as written.
+/// A cup's form: what the season writes (`draw`, `out`) is kept as written.
 const CUP: Section = Section {
     name: "cup",
     title: "Cups",
@@ -689,6 +711,12 @@ const CUP: Section = Section {
             "Dates kept for the cup",
             Kind::Dates,
             "Its entrants play no league match on them",
+        ),
+        f(
+            "zones",
+            "Zones",
+            Kind::Zones,
+            "One a line, its name then its entrants: West: Horsham 1, Worthing 2. First-round ties stay within a zone",
         ),
         f(
             "offer",
@@ -975,6 +1003,57 @@ fn fixtures_written(text: &str) -> Result<Item, String> {
     Ok(Item::Value(Value::Array(a)))
 }
 
+/// Zones (a table of team lists) as the form shows them: one a line, "name: team, team".
+fn zone_lines(item: &Item) -> Vec<String> {
+    let line = |name: &str, v: &Item| {
+        let teams: Vec<&str> = v
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|t| t.as_str())
+            .collect();
+        format!("{name}: {}", teams.join(", "))
+    };
+    let lines: Vec<String> = match item {
+        Item::Table(t) => t.iter().map(|(k, v)| line(k, v)).collect(),
+        Item::Value(Value::InlineTable(t)) => t
+            .iter()
+            .map(|(k, v)| line(k, &Item::Value(v.clone())))
+            .collect(),
+        _ => Vec::new(),
+    };
+    if lines.is_empty() {
+        Vec::new()
+    } else {
+        vec![lines.join("\n")]
+    }
+}
+
+/// Zones typed one a line, "name: team, team", as the file's table of team lists.
+fn zones_written(text: &str) -> Result<Item, String> {
+    let mut zones = InlineTable::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let bad =
+            || format!("\"{line}\" is not \"zone: team, team\", like West: Horsham 1, Worthing 2");
+        let (name, teams) = line.split_once(':').ok_or_else(bad)?;
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(bad());
+        }
+        if zones.contains_key(name) {
+            return Err(format!("Zone \"{name}\" is given twice"));
+        }
+        let teams: Array = teams
+            .split(',')
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(Value::from)
+            .collect();
+        zones.insert(name, Value::Array(teams));
+    }
+    Ok(Item::Value(Value::InlineTable(zones)))
+}
+
 /// A value of the file as the form shows it.
 fn shown(item: Option<&Item>, kind: Kind) -> Vec<String> {
     let Some(item) = item else {
@@ -1022,6 +1101,7 @@ fn shown(item: Option<&Item>, kind: Kind) -> Vec<String> {
             .map(|d| vec![d.to_string()])
             .unwrap_or_default(),
         Kind::Fixtures => fixture_lines(item),
+        Kind::Zones => zone_lines(item),
         Kind::PerDate => {
             let lines: Vec<String> = match item {
                 Item::Table(t) => t
@@ -1195,6 +1275,7 @@ fn written(field: &Field, values: &Values) -> Result<Option<Item>, String> {
             })?))
         }
         Kind::Fixtures => fixtures_written(text)?,
+        Kind::Zones => zones_written(text)?,
         Kind::PerDate => {
             let mut t = InlineTable::new();
             for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
@@ -1228,6 +1309,8 @@ fn references(s: &Section) -> &'static [(&'static str, &'static str)] {
             ("excluded", "away"),
             ("neutral", "home"),
             ("neutral", "away"),
+            ("late", "home"),
+            ("late", "away"),
             ("cup", "teams"),
             ("cup", "finalists"),
             ("cup", "zones"),
@@ -1713,7 +1796,7 @@ fn part_words(key: &str) -> String {
         "changes" => "changes the clubs agreed (rule 2.6)",
         "neutral" => "matches at a neutral venue",
         "excluded" => "fixtures not to be played",
-        "late" => "fixtures added late",
+        "late" => "replays allowed after the season ends",
         other => other,
     }
     .to_string()
@@ -1975,6 +2058,34 @@ date = 2026-10-13
             ("Knock-Out Cup", 3)
         );
         assert!(e.text.contains("[[cup]]"), "{}", e.text);
+        let mut zoned = v.clone();
+        zoned.insert("zones".into(), vec!["West: Lewes 1\r\nEast: Hove 1".into()]);
+        let e = apply(LEAGUE, s, None, &zoned).unwrap();
+        let l = parse_league(&e.text, "league.toml").unwrap();
+        let zones: Vec<(&str, usize)> = l.cups[0]
+            .zones
+            .iter()
+            .map(|(z, t)| (z.as_str(), t.len()))
+            .collect();
+        assert_eq!(zones, [("East", 1), ("West", 1)]);
+        assert_eq!(
+            values(&e.text, s, Some(0))["zones"],
+            ["West: Lewes 1\nEast: Hove 1"]
+        );
+        zoned.insert("zones".into(), vec!["West: Lewes 1, Hove 2".into()]);
+        let err = apply(LEAGUE, s, None, &zoned).unwrap_err();
+        assert!(
+            err.fields["zones"]
+                .iter()
+                .any(|m| m == "Unknown team \"Hove 2\""),
+            "{err:?}"
+        );
+        zoned.insert("zones".into(), vec!["Lewes 1, Hove 1".into()]);
+        let err = apply(LEAGUE, s, None, &zoned).unwrap_err();
+        assert!(
+            err.fields["zones"][0].contains("is not \"zone: team"),
+            "{err:?}"
+        );
         let mut late = v.clone();
         late.insert("deadlines".into(), vec!["12/12/2026; 31/10/2026".into()]);
         let err = apply(LEAGUE, s, None, &late).unwrap_err();
@@ -2019,10 +2130,11 @@ date = 2026-10-13
         );
     }
 
-    /// A match at a neutral venue and a fixture not to be played, from their forms; an unknown
-    /// venue is named next to its field.
+    /// A match at a neutral venue, a fixture not to be played and a replay allowed after the
+    /// season ends, from their forms; an unknown venue or a missing date is named next to its
+    /// field.
     #[test]
-    fn neutral_and_excluded_from_their_forms() {
+    fn neutral_excluded_and_late_from_their_forms() {
         let text = LEAGUE.replace(
             "[[fixed]]\nhome = \"Lewes 1\"\naway = \"Hove 1\"\ndate = 2026-10-13\n",
             "",
@@ -2050,6 +2162,18 @@ date = 2026-10-13
             parse_league(&e.text, "league.toml").unwrap().excluded.len(),
             1
         );
+        let late = section("late").unwrap();
+        let v = form(&[
+            ("home", "Lewes 1"),
+            ("away", "Hove 1"),
+            ("date", "20/05/2027"),
+        ]);
+        let e = apply(&text, late, None, &v).unwrap();
+        let l = parse_league(&e.text, "league.toml").unwrap();
+        assert_eq!(l.late.len(), 1);
+        assert_eq!(items(&e.text, late), vec!["Lewes 1 v Hove 1 on 2027-05-20"]);
+        let err = apply(&text, late, None, &form(&[("home", "Lewes 1")])).unwrap_err();
+        assert_eq!(err.fields["date"], vec!["Date is required"]);
     }
 
     /// A league with one `[cup]` table: saved unchanged it stays as written, byte for byte;
