@@ -129,6 +129,13 @@ const addDays = (day, n) => iso(new Date(Date.parse(day + "T00:00:00Z") + n * 86
   await page.click("form.entries button");
   await page.waitForSelector("text=The entries are saved as version 2 of the league.");
   await look(page, "imported");
+  // A long list is folded behind its count; opened by keyboard, it shows the teams by division.
+  await page.focus("#part-team summary");
+  await page.keyboard.press("Enter");
+  if (!(await page.isVisible("#part-team li >> text=Lewes 1")))
+    throw new Error("the folded list of teams does not open");
+  if ((await page.textContent("#part-team summary")).trim() !== "Show all 37")
+    throw new Error("the folded list of teams does not give their number");
   // A team's dates on its month calendar: past the league's limit is refused by the field.
   await page.goto(hub + "/team/0");
   await page.waitForSelector("fieldset.calendar");
@@ -184,6 +191,11 @@ const addDays = (day, n) => iso(new Date(Date.parse(day + "T00:00:00Z") + n * 86
   await page.goto(hub + "/cup/0");
   if ((await page.inputValue("#f-name")) !== "Knock-Out Cup") throw new Error("the cup form does not show the Knock-Out Cup");
   await look(page, "cup-form");
+  // A cup with zones shows them one a line, its name then its entrants.
+  await page.goto(hub + "/cup/2");
+  if (!(await page.inputValue("#f-zones")).startsWith("West: Horsham 1, Worthing 2"))
+    throw new Error("the McArthur Cup's form does not show its West zone");
+  await look(page, "cup-zones");
   await page.goto(hub);
   // Two drafts solved; draft 2's own report opened before choosing.
   await page.click("text=Solve it");

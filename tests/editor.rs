@@ -384,6 +384,14 @@ fn a_league_built_with_the_forms_alone() {
     let (code, hub) = get(&s, &cookie, &base);
     assert_eq!(code, 200);
     assert!(hub.contains("<h3>Open</h3>"), "{hub}");
+    // One line of links to each part, and the settings as one list of links to their forms.
+    assert!(hub.contains("<a href=\"#part-team\">Teams</a>"), "{hub}");
+    assert!(
+        hub.contains(&format!(
+            "<a href=\"{base}/changes\">Changes the clubs agree"
+        )),
+        "{hub}"
+    );
 
     // Deleting a club its teams name is refused, in the loader's words.
     let (code, _, page) = save("/club/1/delete", &[]);

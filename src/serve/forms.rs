@@ -128,8 +128,21 @@ pub(crate) fn overview_page(
                 li { (p) " · " a href={ "/leagues/" (id) "/" (form) } { "Add a team" } }
             } } }
         }
+        nav.parts aria-label="On this page" {
+            a href="#season" { "The season" }
+            a href="#part-settings" { "Settings" }
+            @for s in edit::SECTIONS.iter().filter(|s| matches!(s.place, Place::Array(_))) {
+                a href={ "#part-" (s.name) } { (s.title) }
+            }
+        }
         (super::hub_page::season(id, hub, Some(csrf), v.number))
-        @for s in edit::SECTIONS { (section(id, v, s)) }
+        section #part-settings {
+            h2 { "Settings" }
+            ul.items { @for s in edit::SECTIONS.iter().filter(|s| !matches!(s.place, Place::Array(_))) {
+                li { a href={ "/leagues/" (id) "/" (s.name) } { (s.title) } }
+            } }
+        }
+        @for s in edit::SECTIONS.iter().filter(|s| matches!(s.place, Place::Array(_))) { (section(id, v, s)) }
         @if !others.is_empty() {
             section {
                 h2 { "Also in the league file" }
@@ -186,29 +199,36 @@ pub(crate) fn not_found_page() -> String {
     page("not found", body)
 }
 
-/// A part of the league on its overview: its items with their links, or the link to its form.
+/// Items a part lists openly on the league's page; a longer list is folded behind its count,
+/// so the page stays a few screens long (a county league has 60 teams and 30 clubs).
+const UNFOLDED: usize = 12;
+
+/// A list part of the league on its overview: its items with their links and a link to add one.
 fn section(id: &str, v: &Version, s: &Section) -> Markup {
-    html! {
-        section {
-            h2 { (s.title) }
-            @if let Place::Array(_) = s.place {
-                @let items = edit::items(&v.toml, s);
-                @if items.is_empty() {
-                    p.muted { "No " (s.item) "s yet." }
-                } @else if s.name == "team" {
-                    // Teams by division, each linked by its place in the file.
-                    @let teams = edit::teams_with_division(&v.toml);
-                    @for (division, members) in by_division(teams.iter().enumerate().map(|(i, (_, d))| (i, d.as_str()))) {
-                        h3 { @if division.is_empty() { "No division" } @else { (division) } }
-                        (item_links(id, s, &items, members.into_iter()))
-                    }
-                } @else {
-                    (item_links(id, s, &items, 0..items.len()))
-                }
-                p { a.add href={ "/leagues/" (id) "/" (s.name) "/new" } { "Add a " (s.item) } }
-            } @else {
-                p { a href={ "/leagues/" (id) "/" (s.name) } { "Edit the " (s.item) } }
+    let items = edit::items(&v.toml, s);
+    let list = html! {
+        @if s.name == "team" {
+            // Teams by division, each linked by its place in the file.
+            @let teams = edit::teams_with_division(&v.toml);
+            @for (division, members) in by_division(teams.iter().enumerate().map(|(i, (_, d))| (i, d.as_str()))) {
+                h3 { @if division.is_empty() { "No division" } @else { (division) } }
+                (item_links(id, s, &items, members.into_iter()))
             }
+        } @else {
+            (item_links(id, s, &items, 0..items.len()))
+        }
+    };
+    html! {
+        section id={ "part-" (s.name) } {
+            h2 { (s.title) }
+            @if items.is_empty() {
+                p.muted { "None yet." }
+            } @else if items.len() > UNFOLDED {
+                details { summary { "Show all " (items.len()) } (list) }
+            } @else {
+                (list)
+            }
+            p { a.add href={ "/leagues/" (id) "/" (s.name) "/new" } { "Add a " (s.item) } }
         }
     }
 }
@@ -405,7 +425,7 @@ fn control(f: &edit::Field, vals: &[String], invalid: bool, opts: &[(String, Str
                 }
             }
         }
-        Kind::PerDate | Kind::Dates | Kind::Fixtures => {
+        Kind::PerDate | Kind::Dates | Kind::Fixtures | Kind::Zones => {
             let rows = if f.kind == Kind::Dates { 2 } else { 3 };
             html! {
                 textarea id=(id) name=(key) rows=(rows) aria-invalid=[invalid] aria-describedby=(described) {

@@ -32,6 +32,9 @@ textarea { font-family: ui-monospace, monospace; }
 button { display: block; font-size: 1em; padding: 0.5em 1.2em; margin-top: 0.8em; }
 button.danger { color: #b71c1c; }
 nav a { margin-right: 1em; }
+nav.parts { display: flex; flex-wrap: wrap; gap: 0.3em 1em; }
+nav.parts a { margin: 0; white-space: nowrap; }
+summary { cursor: pointer; color: #0b57d0; }
 .row { display: flex; gap: 1em; flex-wrap: wrap; align-items: center; }
 .muted, .help { color: #666; font-size: 0.9em; }
 .field { margin-bottom: 0.8em; }
