@@ -267,8 +267,9 @@ fn log(hub: &Hub) -> Markup {
     }
 }
 
-/// Steps of the log shown before the rest folds away: a season has hundreds of results.
-const RECENT: usize = 30;
+/// Steps of the log shown before the rest folds away: a season has hundreds of results, and a
+/// week's are about ten.
+const RECENT: usize = 10;
 
 /// Steps of the log as a table.
 fn log_table(steps: &[super::hub::Step]) -> Markup {
