@@ -267,8 +267,7 @@ fn log(hub: &Hub) -> Markup {
     }
 }
 
-/// Steps of the log shown before the rest folds away: a season has hundreds of results, and a
-/// week's are about ten.
+/// Steps of the log shown before the rest folds away (a season has hundreds of results).
 const RECENT: usize = 10;
 
 /// Steps of the log as a table.
