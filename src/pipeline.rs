@@ -228,9 +228,47 @@ fn conclude(
         });
     };
     // A rerun's cup ties, play-offs and replays go back beside the league matches it moved.
-    let list = schedule.with_extra(rerun.extra.iter().copied());
+    let list =
+        with_preliminary_pools(league, schedule, rerun)?.with_extra(rerun.extra.iter().copied());
     let checked = verify(league, list, rerun)?;
     Ok(Solution { solved, checked })
+}
+
+/// A first draw with the preliminary rounds of each 4NCL pools division (rule 6.3) beside the
+/// solver's matches: their pairings are the pools', not the solver's. A rerun keeps the
+/// rounds it was given.
+fn with_preliminary_pools(
+    league: &League,
+    schedule: FixtureList,
+    rerun: &Rerun,
+) -> Result<FixtureList, Failure> {
+    let first_draw = rerun.from.is_none() && rerun.history.is_empty();
+    let mut matches = schedule.matches;
+    for (d, div) in league.divisions.iter().enumerate() {
+        if !first_draw || !div.pools || div.teams.is_empty() {
+            continue;
+        }
+        let rounds = match crate::competitions::ncl::unfit(league, d) {
+            None => crate::competitions::ncl::as_matches(
+                league,
+                d,
+                &crate::competitions::ncl::preliminary(league, d),
+            ),
+            Some(why) => {
+                return Err(Failure::Infeasible {
+                    reasons: vec![why],
+                    relaxations: Vec::new(),
+                    proven: true,
+                })
+            }
+        };
+        matches.extend(rounds.unwrap_or_default());
+    }
+    crate::model::sort_matches(&mut matches, league);
+    Ok(FixtureList {
+        matches,
+        ..schedule
+    })
 }
 
 /// Solves a league and verifies the result.

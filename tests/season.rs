@@ -1630,3 +1630,66 @@ fn a_withdrawn_team_leaves_the_count_and_the_grid_of_the_published_site() {
     let division = page(&format!("division-{slug}"));
     assert!(!division.contains("Lewes 2"), "{division}");
 }
+
+const NCL: &str = include_str!("../instances/competitions/4ncl-2026-27-division-1.toml");
+
+/// 4NCL rule 6.3 through the season: the first draw gives each preliminary pool its round
+/// robin; the final pools are refused while a preliminary result is missing, then formed from
+/// the results, their rounds placed on the remaining dates and every version checked.
+#[test]
+fn a_4ncl_division_plays_its_preliminary_pools_then_its_final_pools() {
+    use fixtures::season::record::{Season, SeasonError};
+    let league = parse_league(NCL, "4ncl.toml").unwrap();
+    let opts = Options {
+        time_limit: 10.0,
+        threads: 1,
+        ..Options::default()
+    };
+    let first = fixtures::pipeline::solve(&league, &opts).expect("the first draw");
+    let (a, _) = fixtures::competitions::ncl::league_pools(&league, 0);
+    let prelim = first.checked.list().matches.clone();
+    assert_eq!(prelim.len(), 56, "two pools of eight, each a round robin");
+    assert!(prelim
+        .iter()
+        .all(|m| a.contains(&m.home) == a.contains(&m.away)));
+    let today = date("2027-03-13");
+    let mut season =
+        Season::start(NCL, "4ncl.toml", first.checked.csv(), date("2026-11-01")).unwrap();
+    let name = |t: TeamId| league.teams[t].name.clone();
+    for (k, m) in prelim.iter().enumerate() {
+        let fixture = format!("{} v {}", name(m.home), name(m.away));
+        if k == 0 {
+            match season.final_pools(today, "Division 1") {
+                Err(SeasonError::Refused(why)) => {
+                    assert!(why[0].starts_with("56 of the 56 preliminary"), "{why:?}")
+                }
+                other => panic!("final pools before any result: {other:?}"),
+            }
+        }
+        let score = ["5-3", "3-5", "4-4"][k % 3];
+        season
+            .enter_result(today, &fixture, None, score, None)
+            .unwrap();
+    }
+    let cur = season.current().unwrap();
+    assert!(season.final_pools_due(&cur, 0));
+    let entry = season.final_pools(today, "Division 1").unwrap();
+    assert!(entry
+        .what
+        .starts_with("final pools of Division 1: championship "));
+    let list = season.list().unwrap();
+    assert_eq!(list.matches.len(), 56 + 32, "four final rounds of eight");
+    let finals: Vec<_> = list
+        .matches
+        .iter()
+        .filter(|m| a.contains(&m.home) != a.contains(&m.away))
+        .collect();
+    assert_eq!(finals.len(), 32);
+    assert!(finals.iter().all(|m| m.date > today));
+    assert!(season.verify_all().iter().all(|(_, v)| v.is_empty()));
+    assert!(!season.final_pools_due(&season.current().unwrap(), 0));
+    assert!(matches!(
+        season.final_pools(today, "Division 1"),
+        Err(SeasonError::Input(m)) if m.contains("formed already")
+    ));
+}

@@ -1195,6 +1195,48 @@ fn season_operations_go_through_the_api() {
     assert_eq!(code, 409, "{r}");
 }
 
+/// 4NCL rule 6.3 on the service: the first draw gives the preliminary pools; the final pools
+/// are refused while a preliminary result is missing, and published once all are in.
+#[test]
+fn a_4ncl_season_forms_its_final_pools_through_the_api() {
+    let db = Db::new(BACKENDS[0]);
+    let s = Server::start(&db, &["--workers", "1", "--today", "2027-03-13"]);
+    let ncl = include_str!("../instances/competitions/4ncl-2026-27-division-1.toml");
+    let (job, _, csv) = solved_and_published(&s, ncl);
+    let league = job["league_id"].as_str().unwrap().to_string();
+    let path = format!("/api/leagues/{league}/season");
+    let pools = serde_json::json!({ "action": "final_pools", "division": "Division 1" });
+    let (code, r) = s.post_json(&path, pools.clone());
+    assert_eq!(code, 422, "{r}");
+    // Every preliminary match, the seventh round's played today.
+    let fixtures: Vec<String> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .map(|f| format!("{} v {}", f[2], f[3]))
+        .collect();
+    assert_eq!(fixtures.len(), 56, "{csv}");
+    for f in &fixtures {
+        let (code, r) = s.post_json(
+            &path,
+            serde_json::json!({ "action": "result", "fixture": f, "score": "5-3" }),
+        );
+        assert_eq!(code, 200, "{r}");
+    }
+    let (code, page) = s.get(&format!("/leagues/{league}"));
+    assert_eq!(code, 200, "{page}");
+    assert!(
+        page.contains("<h3>Final pools of Division 1</h3>"),
+        "{page}"
+    );
+    let (code, r) = s.post_json(&path, pools);
+    assert_eq!(code, 200, "{r}");
+    assert_eq!(r["entry"]["kind"], "final pools (6.3)");
+    let (_, page) = s.get(&format!("/leagues/{league}"));
+    assert!(!page.contains("Final pools of"), "{page}");
+    assert_eq!(r["publication"]["number"], 2);
+}
+
 /// The first option of the page's select `id`, unescaped.
 fn first_option(page: &str, id: &str) -> String {
     page.split(&format!("id=\"{id}\" name=\"fixture\"><option value=\""))

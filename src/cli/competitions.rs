@@ -219,37 +219,12 @@ fn ncl_csv(league: &League, div: usize, rows: &[(u32, usize, usize, &str)]) -> S
     String::from_utf8_lossy(&w.into_inner().unwrap_or_default()).into_owned()
 }
 
-/// The two preliminary pools of a 4NCL division (by team `rating`, clubs apart).
-fn ncl_pools(league: &League, div: usize) -> (Vec<usize>, Vec<usize>) {
-    let rating: Vec<f64> = league
-        .teams
-        .iter()
-        .map(|t| t.rating.unwrap_or(0.0))
-        .collect();
-    let club: Vec<usize> = league.teams.iter().map(|t| t.club).collect();
-    competitions::ncl::pools(&league.divisions[div].teams, &rating, &club)
-}
-
 /// Whether a division can be split into two 4NCL pools with enough round dates.
 fn ncl_division(league: &League, div: usize) -> Result<(), CliError> {
-    let n = league.divisions[div].teams.len();
-    if n < 4 || !n.is_multiple_of(4) {
-        return Err(CliError::input(format!(
-            "error: two pools need a division of 8, 12, 16 ... teams; it has {n}"
-        )));
+    match competitions::ncl::unfit(league, div) {
+        Some(why) => Err(CliError::input(format!("error: {why}"))),
+        None => Ok(()),
     }
-    // Preliminary rounds: a round robin of a pool of n / 2; final rounds: n / 4.
-    let needed = n / 2 - 1 + n / 4;
-    let dates = league.divisions[div].rounds.as_ref().map_or(0, |r| r.len());
-    if dates < needed {
-        return Err(CliError::input(format!(
-            "error: division \"{}\" needs `rounds` with at least {needed} dates ({} preliminary rounds and {} final ones); it has {dates}",
-            league.divisions[div].name,
-            n / 2 - 1,
-            n / 4
-        )));
-    }
-    Ok(())
 }
 
 fn names(league: &League, p: &[usize]) -> String {
@@ -276,7 +251,7 @@ pub fn pools(a: PoolsArgs) -> Result<(), CliError> {
     let league = load(&a.league)?;
     let div = division_named(&league, a.division.as_deref())?;
     ncl_division(&league, div)?;
-    let (pa, pb) = ncl_pools(&league, div);
+    let (pa, pb) = competitions::ncl::league_pools(&league, div);
     let strength = |p: &[usize]| {
         p.iter()
             .map(|&t| league.teams[t].rating.unwrap_or(0.0))
@@ -293,13 +268,10 @@ pub fn pools(a: PoolsArgs) -> Result<(), CliError> {
         strength(&pb),
         names(&league, &pb)
     );
-    let mut rows = Vec::new();
-    for (pool, label) in [(&pa, "A"), (&pb, "B")] {
-        for (r, x, y) in competitions::ncl::pool_rounds(pool, 1) {
-            rows.push((r, x, y, label));
-        }
-    }
-    rows.sort_by_key(|r| (r.0, r.3));
+    let rows: Vec<(u32, usize, usize, &str)> = competitions::ncl::preliminary(&league, div)
+        .into_iter()
+        .map(|(r, x, y)| (r, x, y, if pa.contains(&x) { "A" } else { "B" }))
+        .collect();
     checked_out(
         &league,
         div,
@@ -313,7 +285,7 @@ pub fn split(a: SplitArgs) -> Result<(), CliError> {
     let league = load(&a.league)?;
     let div = division_named(&league, a.division.as_deref())?;
     ncl_division(&league, div)?;
-    let (pa, pb) = ncl_pools(&league, div);
+    let (pa, pb) = competitions::ncl::league_pools(&league, div);
     let prelim = (pa.len() - 1) as u32;
     let all: Vec<usize> = (0..league.teams.len()).collect();
     let (played, _) = read_results(&a.results, &league, &all, prelim + 1)?;

@@ -45,6 +45,9 @@ enum Command {
     Cup(CupArgs),
     /// Play-offs among teams level in a finished table (rule 12).
     Playoff(PlayoffArgs),
+    /// Form a 4NCL division's final pools once every preliminary result is in (rule 6.3),
+    /// and place their rounds.
+    Pools(PoolsArgs),
     /// Replay a match after a serious default (rule 6.2.2).
     Replay(ReplayArgs),
 }
@@ -153,6 +156,15 @@ struct PlayoffArgs {
     /// The teams level on match points (two or more).
     #[arg(required = true, num_args = 2..)]
     teams: Vec<String>,
+}
+
+#[derive(clap::Args)]
+struct PoolsArgs {
+    #[command(flatten)]
+    at: At,
+    /// The division played in pools.
+    #[arg(long)]
+    division: String,
 }
 
 #[derive(clap::Args)]
@@ -347,6 +359,9 @@ pub fn run(a: Args) -> Result<(), CliError> {
         }
         Command::Playoff(p) => {
             p.at.apply(|s, today| s.play_off(today, &p.teams).map(|_| ()))
+        }
+        Command::Pools(p) => {
+            p.at.apply(|s, today| s.final_pools(today, &p.division).map(|_| ()))
         }
         Command::Replay(r) => {
             let d = r.date.as_deref().map(|d| date("--date", d)).transpose()?;

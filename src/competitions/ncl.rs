@@ -173,6 +173,72 @@ pub fn split(
     }
 }
 
+/// Why division `div` of `league` cannot be played as two 4NCL pools, if it cannot: a number
+/// of teams that does not halve into two even pools that halve again, or too few round dates.
+pub fn unfit(league: &crate::model::League, div: usize) -> Option<String> {
+    let d = &league.divisions[div];
+    let n = d.teams.len();
+    if n < 4 || !n.is_multiple_of(4) {
+        return Some(format!(
+            "{} has {n} teams: two pools need a division of 8, 12, 16 ... teams",
+            d.name
+        ));
+    }
+    // Preliminary rounds: a round robin of a pool of n / 2; final rounds: n / 4.
+    let needed = n / 2 - 1 + n / 4;
+    let dates = d.rounds.as_ref().map_or(0, |r| r.len());
+    (dates < needed).then(|| {
+        format!(
+            "{} needs {needed} round dates ({} preliminary rounds and {} final ones); it has {dates}",
+            d.name,
+            n / 2 - 1,
+            n / 4
+        )
+    })
+}
+
+/// The two preliminary pools of a 4NCL division (by team `rating`, clubs apart).
+pub fn league_pools(league: &crate::model::League, div: usize) -> (Vec<usize>, Vec<usize>) {
+    let rating: Vec<f64> = league
+        .teams
+        .iter()
+        .map(|t| t.rating.unwrap_or(0.0))
+        .collect();
+    let club: Vec<usize> = league.teams.iter().map(|t| t.club).collect();
+    pools(&league.divisions[div].teams, &rating, &club)
+}
+
+/// Rounds as the league's matches, each on its round's date (`None` when the division has no
+/// date for one of them; `unfit` says when).
+pub fn as_matches(
+    league: &crate::model::League,
+    div: usize,
+    rounds: &[Match],
+) -> Option<Vec<crate::model::Match>> {
+    let dates = league.divisions[div].rounds.as_ref()?;
+    rounds
+        .iter()
+        .map(|&(r, home, away)| {
+            Some(crate::model::Match {
+                date: *dates.get((r as usize).checked_sub(1)?)?,
+                division: div,
+                home,
+                away,
+            })
+        })
+        .collect()
+}
+
+/// The preliminary rounds of a 4NCL division (rule 6.3): each pool's round robin from the
+/// Berger table, the pools played side by side: each round pool A's matches, then pool B's.
+pub fn preliminary(league: &crate::model::League, div: usize) -> Vec<Match> {
+    let (a, b) = league_pools(league, div);
+    let mut rounds = pool_rounds(&a, 1);
+    rounds.extend(pool_rounds(&b, 1));
+    rounds.sort_by_key(|m| m.0);
+    rounds
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,6 +8,7 @@ pub mod changes;
 pub mod cup;
 pub mod operate;
 pub mod playoff;
+pub mod pools;
 pub mod record;
 pub mod reschedule;
 pub mod suggest;

@@ -94,14 +94,24 @@ fn pair(league: &League, text: &str) -> Result<(TeamId, TeamId), SeasonError> {
 
 impl Season {
     fn has_result(&self, league: &League, p: Played) -> bool {
+        self.result(league, p).is_some()
+    }
+
+    /// The result entered for a match, if any.
+    fn result(&self, league: &League, p: Played) -> Option<&Score> {
         let (date, home, away) = p.at();
         let competition = p.competition(league);
-        self.results.iter().any(|s| {
+        self.results.iter().find(|s| {
             s.date == date
                 && s.competition == competition
                 && s.home == league.teams[home].name
                 && s.away == league.teams[away].name
         })
+    }
+
+    /// The result of a league match, if one was entered.
+    pub(super) fn league_result(&self, league: &League, m: Match) -> Option<&Score> {
+        self.result(league, Played::League(m))
     }
 
     /// The one match "HOME v AWAY" (of `competition`) played on or before `today` without a

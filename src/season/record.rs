@@ -112,6 +112,8 @@ pub enum Kind {
     CupRound,
     /// A whole new list published over the season's (a fresh solve or a draft chosen).
     NewList,
+    /// A 4NCL division's final pools formed and their rounds placed (rule 6.3).
+    FinalPools,
 }
 
 impl Kind {
@@ -130,6 +132,7 @@ impl Kind {
             Kind::CupDraw => "cup draw",
             Kind::CupRound => "cup round",
             Kind::NewList => "new list",
+            Kind::FinalPools => "final pools (6.3)",
         }
     }
 }

@@ -419,6 +419,9 @@ fn hub_action(form: &Posted) -> Result<super::season::Action, String> {
                 .map(|(_, t)| t.clone())
                 .collect(),
         },
+        "final_pools" => Action::FinalPools {
+            division: posted(form, "division"),
+        },
         other => return Err(format!("there is no action \"{other}\"")),
     })
 }

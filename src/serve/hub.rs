@@ -63,6 +63,8 @@ pub(crate) struct Hub {
     /// Teams level on match points in a finished table, with no play-off yet: (division,
     /// teams, points).
     pub(crate) level: Vec<(String, Vec<String>, u32)>,
+    /// 4NCL divisions whose preliminary results are all in, their final pools not formed.
+    pub(crate) pools_due: Vec<String>,
     /// League matches played (before today), which a serious default may send to a replay:
     /// (date, "HOME v AWAY").
     pub(crate) played: Vec<(NaiveDate, String)>,
@@ -129,6 +131,7 @@ pub(crate) async fn hub(app: &Shared, id: &str) -> Result<Hub, ApiError> {
         teams: Vec::new(),
         undrawn: Vec::new(),
         level: Vec::new(),
+        pools_due: Vec::new(),
         played: Vec::new(),
         solves: solves(app, id).await?,
     };
@@ -207,8 +210,18 @@ fn of_season(hub: &mut Hub, s: &Season) -> Result<(), ApiError> {
         .filter(|c| !s.draws.iter().any(|d| d.cup == c.name))
         .map(|c| c.name.clone())
         .collect();
+    divisions(hub, s, &cur);
+    Ok(())
+}
+
+/// Each division's table, with what its state offers: final pools to form (4NCL 6.3) or, once
+/// it is finished, play-offs among teams level (rule 12).
+fn divisions(hub: &mut Hub, s: &Season, cur: &Current) {
+    let today = hub.today;
+    let lg = &cur.league;
+    let name = |t: usize| lg.teams[t].name.as_str();
     for d in 0..lg.divisions.len() {
-        let rows = s.standings(&cur, d);
+        let rows = s.standings(cur, d);
         let division = lg.divisions[d].name.clone();
         let open = hub.awaiting.iter().any(|(_, c, _)| *c == division)
             || cur
@@ -216,8 +229,10 @@ fn of_season(hub: &mut Hub, s: &Season) -> Result<(), ApiError> {
                 .matches
                 .iter()
                 .any(|m| m.division == d && m.date >= today);
-        if !open && !rows.is_empty() {
-            level(hub, &cur, &rows, d);
+        if s.final_pools_due(cur, d) {
+            hub.pools_due.push(division.clone());
+        } else if !open && !rows.is_empty() && !lg.divisions[d].pools {
+            level(hub, cur, &rows, d);
         }
         hub.tables.push(Table {
             division,
@@ -238,7 +253,6 @@ fn of_season(hub: &mut Hub, s: &Season) -> Result<(), ApiError> {
                 .collect(),
         });
     }
-    Ok(())
 }
 
 /// The groups of teams level on match points in division `d`'s finished table (`rows`) with

@@ -167,6 +167,14 @@ fn changes(id: &str, hub: &Hub, csrf: &str, version: i64) -> Markup {
                 button type="submit" { "Draw the " (c) }
             }))
         }
+        @for division in &hub.pools_due {
+            h3 { "Final pools of " (division) }
+            p { "Every preliminary result is in: the top half of each pool plays for the championship, the rest to stay up (rule 6.3)." }
+            (form("final_pools", html! {
+                input type="hidden" name="division" value=(division);
+                button type="submit" { "See the final pools" }
+            }))
+        }
         @for (division, teams, points) in &hub.level {
             h3 { "Play-off in " (division) }
             p { (teams.join(", ")) " finished level on " (points) " match points (rule 12)." }

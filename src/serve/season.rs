@@ -194,6 +194,8 @@ pub(crate) enum Action {
     Cup { cup: String, seed: u64 },
     /// Play-offs among teams level in their finished table (rule 12).
     PlayOff { teams: Vec<String> },
+    /// A 4NCL division's final pools formed and their rounds placed (rule 6.3).
+    FinalPools { division: String },
     /// A replay after a serious default (rule 6.2.2); after the season's end only `permitted`.
     Replay {
         fixture: String,
@@ -318,6 +320,59 @@ fn rerun_options() -> crate::solve::Options {
 /// fixtures, so it needs far less than a first solve.
 const RERUN_SECONDS: f64 = 10.0;
 
+/// One action on the season record, as the service takes it.
+fn operate(season: &mut Season, today: NaiveDate, action: Action) -> Result<Entry, SeasonError> {
+    match action {
+        Action::Result {
+            fixture,
+            score,
+            competition,
+            winner,
+        } => season
+            .enter_result(
+                today,
+                &fixture,
+                competition.as_deref(),
+                &score,
+                winner.as_deref(),
+            )
+            .cloned(),
+        Action::Postpone { fixture, to } => season.postpone(today, &fixture, to).cloned(),
+        Action::Cup { cup, seed } => season.draw_cup(today, &cup, seed).cloned(),
+        Action::PlayOff { teams } => season.play_off(today, &teams).cloned(),
+        Action::FinalPools { division } => season.final_pools(today, &division).cloned(),
+        Action::Replay {
+            fixture,
+            defaulted_against,
+            date,
+            permitted,
+        } => season
+            .replay(today, &fixture, &defaulted_against, date, permitted)
+            .cloned(),
+        Action::Results { csv } => enter_results(season, today, &csv),
+        Action::Move {
+            fixture,
+            to,
+            agreed,
+            exceptional,
+        } => season
+            .change(today, &fixture, to, agreed.unwrap_or(today), exceptional)
+            .cloned(),
+        Action::Withdraw { team, list: None } => season
+            .reschedule(today, std::slice::from_ref(&team), &[], &rerun_options())
+            .cloned(),
+        Action::Withdraw {
+            team,
+            list: Some(csv),
+        } => {
+            let text = season.league_text().to_string();
+            season
+                .adopt(today, &text, &csv, std::slice::from_ref(&team), &[])
+                .cloned()
+        }
+    }
+}
+
 /// Applies `action` to the season of `league` on the service's today, in memory: nothing is
 /// stored until `commit`.
 pub(crate) async fn apply(app: &Shared, league: &str, action: Action) -> Result<Applied, ApiError> {
@@ -338,54 +393,7 @@ pub(crate) async fn apply(app: &Shared, league: &str, action: Action) -> Result<
         .last()
         .map_or(1, |p| p.number + 1);
     let entry = tokio::task::spawn_blocking(move || {
-        let e = match action {
-            Action::Result {
-                fixture,
-                score,
-                competition,
-                winner,
-            } => season
-                .enter_result(
-                    today,
-                    &fixture,
-                    competition.as_deref(),
-                    &score,
-                    winner.as_deref(),
-                )
-                .cloned(),
-            Action::Postpone { fixture, to } => season.postpone(today, &fixture, to).cloned(),
-            Action::Cup { cup, seed } => season.draw_cup(today, &cup, seed).cloned(),
-            Action::PlayOff { teams } => season.play_off(today, &teams).cloned(),
-            Action::Replay {
-                fixture,
-                defaulted_against,
-                date,
-                permitted,
-            } => season
-                .replay(today, &fixture, &defaulted_against, date, permitted)
-                .cloned(),
-            Action::Results { csv } => enter_results(&mut season, today, &csv),
-            Action::Move {
-                fixture,
-                to,
-                agreed,
-                exceptional,
-            } => season
-                .change(today, &fixture, to, agreed.unwrap_or(today), exceptional)
-                .cloned(),
-            Action::Withdraw { team, list: None } => season
-                .reschedule(today, std::slice::from_ref(&team), &[], &rerun_options())
-                .cloned(),
-            Action::Withdraw {
-                team,
-                list: Some(csv),
-            } => {
-                let text = season.league_text().to_string();
-                season
-                    .adopt(today, &text, &csv, std::slice::from_ref(&team), &[])
-                    .cloned()
-            }
-        };
+        let e = operate(&mut season, today, action);
         e.map(|e| (season, e))
     })
     .await

@@ -1,0 +1,136 @@
+//! A 4NCL division's final pools (rule 6.3): once every preliminary result is in, the top half
+//! of each preliminary pool forms the championship pool and the rest the relegation pool, and
+//! their rounds go on the division's remaining round dates.
+
+use super::record::{Current, Entry, Kind, Proposal, Season, SeasonError};
+use crate::competitions::ncl;
+use crate::competitions::swiss::Played;
+use crate::model::{sort_matches, FixtureList};
+use chrono::NaiveDate;
+
+impl Season {
+    /// The results of the preliminary matches of pools division `d` entered so far; `None` once
+    /// its final pools are formed (a match between teams of different preliminary pools).
+    fn preliminary(&self, cur: &Current, d: usize) -> Option<Vec<Played>> {
+        let lg = &cur.league;
+        let (a, _) = ncl::league_pools(lg, d);
+        let ours = cur.list.matches.iter().filter(|m| m.division == d);
+        if ours
+            .clone()
+            .any(|m| a.contains(&m.home) != a.contains(&m.away))
+        {
+            return None;
+        }
+        let dates = lg.divisions[d].rounds.clone().unwrap_or_default();
+        let round = |date| {
+            dates
+                .iter()
+                .position(|&x| x == date)
+                .map_or(1, |r| r as u32 + 1)
+        };
+        Some(
+            ours.filter_map(|m| {
+                let s = self.league_result(lg, *m)?;
+                Some(Played {
+                    round: round(m.date),
+                    first: m.home,
+                    second: m.away,
+                    first_points: s.home_points,
+                    second_points: s.away_points,
+                })
+            })
+            .collect(),
+        )
+    }
+
+    /// Whether pools division `d` has every preliminary result and no final pools yet.
+    pub fn final_pools_due(&self, cur: &Current, d: usize) -> bool {
+        let lg = &cur.league;
+        if !lg.divisions[d].pools || ncl::unfit(lg, d).is_some() {
+            return false;
+        }
+        let half = lg.divisions[d].teams.len() / 2;
+        self.preliminary(cur, d)
+            .is_some_and(|p| p.len() == half * (half - 1))
+    }
+
+    /// Forms the final pools of `division` from its preliminary results and publishes their
+    /// rounds; refused while a preliminary match lacks its result, or once they are formed.
+    pub fn final_pools(&mut self, today: NaiveDate, division: &str) -> Result<&Entry, SeasonError> {
+        let cur = self.current()?;
+        let lg = &cur.league;
+        let d = lg
+            .divisions
+            .iter()
+            .position(|x| x.name == division.trim() && x.pools)
+            .ok_or_else(|| {
+                let pools: Vec<&str> = lg
+                    .divisions
+                    .iter()
+                    .filter(|x| x.pools)
+                    .map(|x| x.name.as_str())
+                    .collect();
+                SeasonError::Input(format!(
+                    "no division \"{}\" played in pools (the league's: {})",
+                    division.trim(),
+                    if pools.is_empty() {
+                        "none".to_string()
+                    } else {
+                        pools.join(", ")
+                    }
+                ))
+            })?;
+        let name = lg.divisions[d].name.clone();
+        if let Some(why) = ncl::unfit(lg, d) {
+            return Err(SeasonError::Refused(vec![why]));
+        }
+        let (a, b) = ncl::league_pools(lg, d);
+        let Some(played) = self.preliminary(&cur, d) else {
+            return Err(SeasonError::Input(format!(
+                "the final pools of {name} are formed already"
+            )));
+        };
+        let prelim = a.len() * (a.len() - 1) / 2 + b.len() * (b.len() - 1) / 2;
+        if played.len() < prelim {
+            return Err(SeasonError::Refused(vec![format!(
+                "{} of the {prelim} preliminary matches of {name} have no result yet: the final pools are formed from all of them",
+                prelim - played.len()
+            )]));
+        }
+        let split = ncl::split(&a, &b, &played, lg.teams.len(), a.len() as u32);
+        let rounds = ncl::as_matches(lg, d, &split.rounds).ok_or_else(|| {
+            SeasonError::Refused(vec![format!("{name} has no date for a final round")])
+        })?;
+        let mut matches = cur.list.matches.clone();
+        matches.extend(rounds);
+        sort_matches(&mut matches, lg);
+        let team_names = |ts: &[usize]| {
+            ts.iter()
+                .map(|&t| lg.teams[t].name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let what = format!(
+            "final pools of {name}: championship {}; relegation {}",
+            team_names(&split.championship),
+            team_names(&split.relegation)
+        );
+        let list = FixtureList {
+            matches,
+            extra: cur.list.extra.clone(),
+        };
+        let scratched = cur.scratched.clone();
+        self.publish(
+            today,
+            Proposal {
+                kind: Kind::FinalPools,
+                what,
+                agreed: None,
+                verdict: "every preliminary result is in (rule 6.3)".into(),
+                league_text: None,
+                list,
+                scratched,
+            },
+        )
+    }
+}
