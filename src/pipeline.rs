@@ -228,41 +228,43 @@ fn conclude(
         });
     };
     // A rerun's cup ties, play-offs and replays go back beside the league matches it moved.
-    let list =
-        with_preliminary_pools(league, schedule, rerun)?.with_extra(rerun.extra.iter().copied());
+    let list = with_paired_rounds(league, schedule, rerun)?.with_extra(rerun.extra.iter().copied());
     let checked = verify(league, list, rerun)?;
     Ok(Solution { solved, checked })
 }
 
-/// A first draw with the preliminary rounds of each 4NCL pools division (rule 6.3) beside the
-/// solver's matches: their pairings are the pools', not the solver's. A rerun keeps the
-/// rounds it was given.
-fn with_preliminary_pools(
+/// A first draw with the divisions paired round by round beside the solver's matches: a 4NCL
+/// pools division's preliminary rounds (rule 6.3), a Swiss division's first round (6.4). Their
+/// pairings are the competition's, not the solver's; the season pairs their later rounds. A
+/// rerun keeps the rounds it was given.
+fn with_paired_rounds(
     league: &League,
     schedule: FixtureList,
     rerun: &Rerun,
 ) -> Result<FixtureList, Failure> {
+    use crate::competitions::ncl;
+    use crate::season::swiss;
     let first_draw = rerun.from.is_none() && rerun.history.is_empty();
     let mut matches = schedule.matches;
+    let cannot = |why: String| Failure::Infeasible {
+        reasons: vec![why],
+        relaxations: Vec::new(),
+        proven: true,
+    };
     for (d, div) in league.divisions.iter().enumerate() {
-        if !first_draw || !div.pools || div.teams.is_empty() {
+        if !first_draw || div.teams.len() < 2 {
             continue;
         }
-        let rounds = match crate::competitions::ncl::unfit(league, d) {
-            None => crate::competitions::ncl::as_matches(
-                league,
-                d,
-                &crate::competitions::ncl::preliminary(league, d),
-            ),
-            Some(why) => {
-                return Err(Failure::Infeasible {
-                    reasons: vec![why],
-                    relaxations: Vec::new(),
-                    proven: true,
-                })
+        if div.pools {
+            if let Some(why) = ncl::unfit(league, d) {
+                return Err(cannot(why));
             }
-        };
-        matches.extend(rounds.unwrap_or_default());
+            let rounds = ncl::as_matches(league, d, &ncl::preliminary(league, d));
+            matches.extend(rounds.unwrap_or_default());
+        } else if swiss::is_swiss(league, d) {
+            let (round, _) = swiss::paired_round(league, d, 1, &[], &[]).map_err(cannot)?;
+            matches.extend(round);
+        }
     }
     crate::model::sort_matches(&mut matches, league);
     Ok(FixtureList {

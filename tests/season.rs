@@ -1693,3 +1693,123 @@ fn a_4ncl_division_plays_its_preliminary_pools_then_its_final_pools() {
         Err(SeasonError::Input(m)) if m.contains("formed already")
     ));
 }
+
+/// A Swiss division of seven teams over five weekend rounds (4NCL rule 6.4).
+fn swiss_league() -> String {
+    let mut text = String::from(
+        "name = \"4NCL Division 3\"\nstart = 2026-11-01\nend = 2027-05-31\n\n\
+         [rules]\nmin_days_between = 1\nsame_club_first = false\n\n\
+         [[venue]]\nname = \"Hall\"\ncapacity = 16\n\n\
+         [[division]]\nname = \"Division 3\"\nformat = \"swiss\"\nvenue = \"Hall\"\n\
+         rounds = [2026-11-14, 2026-11-15, 2026-12-12, 2026-12-13, 2027-01-30]\n",
+    );
+    for i in 1..=7 {
+        text += &format!(
+            "\n[[club]]\nname = \"Club {i}\"\nvenue = \"Hall\"\nnights = [\"Sat\", \"Sun\"]\n\n\
+             [[team]]\nname = \"Team {i}\"\nclub = \"Club {i}\"\ndivision = \"Division 3\"\n"
+        );
+    }
+    text
+}
+
+/// 4NCL rule 6.4 through the season: the first draw pairs round 1 of a Swiss division; each
+/// later round is refused while a result is missing, then paired from the results with no
+/// pair met twice and a different team on the bye each round, every version checked.
+#[test]
+fn a_swiss_division_is_paired_round_by_round_from_its_results() {
+    use fixtures::season::record::{Season, SeasonError};
+    use std::collections::BTreeSet;
+    let text = swiss_league();
+    let league = parse_league(&text, "swiss.toml").unwrap();
+    let opts = Options {
+        time_limit: 10.0,
+        threads: 1,
+        ..Options::default()
+    };
+    let first = fixtures::pipeline::solve(&league, &opts).expect("the first draw");
+    assert_eq!(
+        first.checked.list().matches.len(),
+        3,
+        "seven teams: three matches and a bye"
+    );
+    let mut season =
+        Season::start(&text, "swiss.toml", first.checked.csv(), date("2026-11-01")).unwrap();
+    let name = |t: TeamId| league.teams[t].name.clone();
+    let dates = [
+        "2026-11-14",
+        "2026-11-15",
+        "2026-12-12",
+        "2026-12-13",
+        "2027-01-30",
+    ];
+    for (r, day) in dates.iter().enumerate() {
+        let today = date(day);
+        let list = season.list().unwrap();
+        let round: Vec<_> = list
+            .matches
+            .iter()
+            .filter(|m| m.date == today)
+            .copied()
+            .collect();
+        assert_eq!(round.len(), 3, "round {}", r + 1);
+        for (k, m) in round.iter().enumerate() {
+            let fixture = format!("{} v {}", name(m.home), name(m.away));
+            if k == 0 && r + 1 < dates.len() {
+                match season.swiss_round(today, "Division 3") {
+                    Err(SeasonError::Refused(why)) => {
+                        assert!(why[0].starts_with("3 matches of Division 3"), "{why:?}")
+                    }
+                    other => panic!("a round paired before the results: {other:?}"),
+                }
+            }
+            let score = ["4-2", "2-4", "3-3"][(r + k) % 3];
+            season
+                .enter_result(today, &fixture, None, score, None)
+                .unwrap();
+        }
+        if r + 1 < dates.len() {
+            let cur = season.current().unwrap();
+            assert_eq!(season.swiss_round_due(&cur, 0), Some(r + 2));
+            let e = season.swiss_round(today, "Division 3").unwrap();
+            assert!(
+                e.what
+                    .starts_with(&format!("round {} of Division 3: ", r + 2)),
+                "{}",
+                e.what
+            );
+        }
+    }
+    let list = season.list().unwrap();
+    assert_eq!(list.matches.len(), 15);
+    let pairs: BTreeSet<(TeamId, TeamId)> = list
+        .matches
+        .iter()
+        .map(|m| (m.home.min(m.away), m.home.max(m.away)))
+        .collect();
+    assert_eq!(pairs.len(), 15, "no pair meets twice");
+    let byes: BTreeSet<TeamId> = dates
+        .iter()
+        .map(|d| {
+            (0..7)
+                .find(|&t| {
+                    !list
+                        .matches
+                        .iter()
+                        .any(|m| m.date == date(d) && (m.home == t || m.away == t))
+                })
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(byes.len(), 5, "a different team on the bye each round");
+    assert!(season.verify_all().iter().all(|(_, v)| v.is_empty()));
+    let cur = season.current().unwrap();
+    assert_eq!(
+        season.swiss_round_due(&cur, 0),
+        None,
+        "every round is paired"
+    );
+    assert!(matches!(
+        season.swiss_round(date("2027-01-30"), "Division 3"),
+        Err(SeasonError::Refused(_))
+    ));
+}

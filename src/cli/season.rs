@@ -48,6 +48,8 @@ enum Command {
     /// Form a 4NCL division's final pools once every preliminary result is in (rule 6.3),
     /// and place their rounds.
     Pools(PoolsArgs),
+    /// Pair a Swiss division's next round once every earlier result is in (4NCL rule 6.4).
+    Swiss(PoolsArgs),
     /// Replay a match after a serious default (rule 6.2.2).
     Replay(ReplayArgs),
 }
@@ -162,7 +164,7 @@ struct PlayoffArgs {
 struct PoolsArgs {
     #[command(flatten)]
     at: At,
-    /// The division played in pools.
+    /// The division (played in pools, or Swiss).
     #[arg(long)]
     division: String,
 }
@@ -362,6 +364,9 @@ pub fn run(a: Args) -> Result<(), CliError> {
         }
         Command::Pools(p) => {
             p.at.apply(|s, today| s.final_pools(today, &p.division).map(|_| ()))
+        }
+        Command::Swiss(p) => {
+            p.at.apply(|s, today| s.swiss_round(today, &p.division).map(|_| ()))
         }
         Command::Replay(r) => {
             let d = r.date.as_deref().map(|d| date("--date", d)).transpose()?;

@@ -12,6 +12,7 @@ pub mod pools;
 pub mod record;
 pub mod reschedule;
 pub mod suggest;
+pub mod swiss;
 
 use crate::model::{FixtureList, Hosting, League, TeamId, VenueId};
 use chrono::NaiveDate;

@@ -114,6 +114,8 @@ pub enum Kind {
     NewList,
     /// A 4NCL division's final pools formed and their rounds placed (rule 6.3).
     FinalPools,
+    /// A Swiss division's next round paired and placed (4NCL rule 6.4).
+    SwissRound,
 }
 
 impl Kind {
@@ -133,6 +135,7 @@ impl Kind {
             Kind::CupRound => "cup round",
             Kind::NewList => "new list",
             Kind::FinalPools => "final pools (6.3)",
+            Kind::SwissRound => "Swiss round (6.4)",
         }
     }
 }

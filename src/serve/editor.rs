@@ -422,6 +422,9 @@ fn hub_action(form: &Posted) -> Result<super::season::Action, String> {
         "final_pools" => Action::FinalPools {
             division: posted(form, "division"),
         },
+        "swiss_round" => Action::SwissRound {
+            division: posted(form, "division"),
+        },
         other => return Err(format!("there is no action \"{other}\"")),
     })
 }

@@ -2,6 +2,7 @@
 //! clubs' stable link, what is played, awaited and to come, and the season's log in words.
 
 use super::{ApiError, Shared};
+use crate::model::Format;
 use crate::season::operate::Standing;
 use crate::season::record::{Current, Season};
 use chrono::NaiveDate;
@@ -65,6 +66,8 @@ pub(crate) struct Hub {
     pub(crate) level: Vec<(String, Vec<String>, u32)>,
     /// 4NCL divisions whose preliminary results are all in, their final pools not formed.
     pub(crate) pools_due: Vec<String>,
+    /// Swiss divisions whose next round can be paired: (division, round).
+    pub(crate) swiss_due: Vec<(String, usize)>,
     /// League matches played (before today), which a serious default may send to a replay:
     /// (date, "HOME v AWAY").
     pub(crate) played: Vec<(NaiveDate, String)>,
@@ -132,6 +135,7 @@ pub(crate) async fn hub(app: &Shared, id: &str) -> Result<Hub, ApiError> {
         undrawn: Vec::new(),
         level: Vec::new(),
         pools_due: Vec::new(),
+        swiss_due: Vec::new(),
         played: Vec::new(),
         solves: solves(app, id).await?,
     };
@@ -231,7 +235,9 @@ fn divisions(hub: &mut Hub, s: &Season, cur: &Current) {
                 .any(|m| m.division == d && m.date >= today);
         if s.final_pools_due(cur, d) {
             hub.pools_due.push(division.clone());
-        } else if !open && !rows.is_empty() && !lg.divisions[d].pools {
+        } else if let Some(round) = s.swiss_round_due(cur, d) {
+            hub.swiss_due.push((division.clone(), round));
+        } else if !open && !rows.is_empty() && lg.divisions[d].format != Format::Paired {
             level(hub, cur, &rows, d);
         }
         hub.tables.push(Table {

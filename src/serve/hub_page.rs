@@ -111,7 +111,49 @@ fn results(id: &str, hub: &Hub, csrf: &str, version: i64) -> Markup {
     }
 }
 
-/// The changes to the list: postponement, withdrawal, replay, cup draws, play-offs.
+/// What the season's competitions ask for next: cups to draw, final pools to form (4NCL 6.3),
+/// Swiss rounds to pair (6.4), play-offs among teams level (rule 12).
+fn competitions(hub: &Hub, form: &dyn Fn(&str, Markup) -> Markup) -> Markup {
+    html! {
+        @for c in &hub.undrawn {
+            h3 { (c) }
+            (form("cup", html! {
+                input type="hidden" name="cup" value=(c);
+                button type="submit" { "Draw the " (c) }
+            }))
+        }
+        @for division in &hub.pools_due {
+            h3 { "Final pools of " (division) }
+            p { "Every preliminary result is in: the top half of each pool plays for the championship, the rest to stay up (rule 6.3)." }
+            (form("final_pools", html! {
+                input type="hidden" name="division" value=(division);
+                button type="submit" { "See the final pools" }
+            }))
+        }
+        @for (division, round) in &hub.swiss_due {
+            h3 { "Round " (round) " of " (division) }
+            p { "Every earlier result is in: the round is paired by match points, then game points, no two teams meeting twice (a Swiss tournament)." }
+            (form("swiss_round", html! {
+                input type="hidden" name="division" value=(division);
+                button type="submit" { "See round " (round) "'s pairings" }
+            }))
+        }
+        @for (division, teams, points) in &hub.level {
+            h3 { "Play-off in " (division) }
+            p { (teams.join(", ")) " finished level on " (points) " match points (rule 12)." }
+            (form("play_off", html! {
+                fieldset {
+                    legend { "The teams it settles (untick those whose place does not matter)" }
+                    @for t in teams { label.check { input type="checkbox" name="team" value=(t) checked; " " (t) } }
+                }
+                button type="submit" { "See the play-off" }
+            }))
+        }
+    }
+}
+
+/// The changes to the list: moves, postponement, withdrawal, replay, and what the competitions
+/// ask for next.
 fn changes(id: &str, hub: &Hub, csrf: &str, version: i64) -> Markup {
     let form = |action: &str, fields: Markup| hub_form(id, csrf, version, action, fields);
     html! {
@@ -160,32 +202,7 @@ fn changes(id: &str, hub: &Hub, csrf: &str, version: i64) -> Markup {
                 button type="submit" { "See the change" }
             }))
         }
-        @for c in &hub.undrawn {
-            h3 { (c) }
-            (form("cup", html! {
-                input type="hidden" name="cup" value=(c);
-                button type="submit" { "Draw the " (c) }
-            }))
-        }
-        @for division in &hub.pools_due {
-            h3 { "Final pools of " (division) }
-            p { "Every preliminary result is in: the top half of each pool plays for the championship, the rest to stay up (rule 6.3)." }
-            (form("final_pools", html! {
-                input type="hidden" name="division" value=(division);
-                button type="submit" { "See the final pools" }
-            }))
-        }
-        @for (division, teams, points) in &hub.level {
-            h3 { "Play-off in " (division) }
-            p { (teams.join(", ")) " finished level on " (points) " match points (rule 12)." }
-            (form("play_off", html! {
-                fieldset {
-                    legend { "The teams it settles (untick those whose place does not matter)" }
-                    @for t in teams { label.check { input type="checkbox" name="team" value=(t) checked; " " (t) } }
-                }
-                button type="submit" { "See the play-off" }
-            }))
-        }
+        (competitions(hub, &form))
     }
 }
 

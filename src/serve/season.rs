@@ -196,6 +196,8 @@ pub(crate) enum Action {
     PlayOff { teams: Vec<String> },
     /// A 4NCL division's final pools formed and their rounds placed (rule 6.3).
     FinalPools { division: String },
+    /// A Swiss division's next round paired and placed (4NCL rule 6.4).
+    SwissRound { division: String },
     /// A replay after a serious default (rule 6.2.2); after the season's end only `permitted`.
     Replay {
         fixture: String,
@@ -341,6 +343,7 @@ fn operate(season: &mut Season, today: NaiveDate, action: Action) -> Result<Entr
         Action::Cup { cup, seed } => season.draw_cup(today, &cup, seed).cloned(),
         Action::PlayOff { teams } => season.play_off(today, &teams).cloned(),
         Action::FinalPools { division } => season.final_pools(today, &division).cloned(),
+        Action::SwissRound { division } => season.swiss_round(today, &division).cloned(),
         Action::Replay {
             fixture,
             defaulted_against,

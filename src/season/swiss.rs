@@ -1,0 +1,176 @@
+//! A Swiss division through the season (4NCL rule 6.4): each round paired from the results of
+//! the rounds before it, once all of them are in, and placed on the division's round date.
+
+use super::record::{Current, Entry, Kind, Proposal, Season, SeasonError};
+use crate::competitions::swiss::{self, Played};
+use crate::model::{sort_matches, FixtureList, Format, League, Match, TeamId};
+use chrono::NaiveDate;
+
+/// Whether division `d` is paired round by round as a Swiss tournament.
+pub fn is_swiss(league: &League, d: usize) -> bool {
+    let div = &league.divisions[d];
+    div.format == Format::Paired && !div.pools
+}
+
+/// Round `round` (from 1) of Swiss division `d`, paired from the results so far (`played`
+/// and `byes` in the division's own team numbers), on the division's date for it: its
+/// matches, and the team with the bye.
+pub fn paired_round(
+    league: &League,
+    d: usize,
+    round: usize,
+    played: &[Played],
+    byes: &[usize],
+) -> Result<(Vec<Match>, Option<TeamId>), String> {
+    let div = &league.divisions[d];
+    let date = div
+        .rounds
+        .as_ref()
+        .and_then(|r| r.get(round.checked_sub(1)?))
+        .ok_or_else(|| format!("{} has no date for round {round}", div.name))?;
+    let standings = swiss::standings(div.teams.len(), played, byes);
+    let pairing = swiss::pair(&standings, played)
+        .map_err(|e| format!("round {round} of {}: {e}", div.name))?;
+    let matches = pairing
+        .pairs
+        .iter()
+        .map(|&(x, y)| Match {
+            date: *date,
+            division: d,
+            home: div.teams[x],
+            away: div.teams[y],
+        })
+        .collect();
+    Ok((matches, pairing.bye.map(|t| div.teams[t])))
+}
+
+/// Where a Swiss division stands in the list in force.
+struct Progress {
+    /// The next round to pair (from 1).
+    next: usize,
+    /// Results so far, in the division's own team numbers.
+    played: Vec<Played>,
+    /// Teams (own numbers) that had a bye.
+    byes: Vec<usize>,
+    /// Matches of the division without a result.
+    waiting: usize,
+}
+
+impl Season {
+    fn progress(&self, cur: &Current, d: usize) -> Progress {
+        let lg = &cur.league;
+        let div = &lg.divisions[d];
+        let dates = div.rounds.clone().unwrap_or_default();
+        // A match counts for the last round dated on or before it (a postponed one too).
+        let round = |date: NaiveDate| dates.iter().rposition(|&x| x <= date).map_or(1, |r| r + 1);
+        let local = |t: TeamId| div.teams.iter().position(|&u| u == t);
+        let ours: Vec<&Match> = cur
+            .list
+            .matches
+            .iter()
+            .filter(|m| m.division == d)
+            .collect();
+        let next = ours
+            .iter()
+            .map(|m| round(m.date))
+            .max()
+            .map_or(1, |r| r + 1);
+        let mut p = Progress {
+            next,
+            played: Vec::new(),
+            byes: Vec::new(),
+            waiting: 0,
+        };
+        for m in &ours {
+            let (Some(first), Some(second)) = (local(m.home), local(m.away)) else {
+                continue;
+            };
+            match self.league_result(lg, **m) {
+                Some(s) => p.played.push(Played {
+                    round: round(m.date) as u32,
+                    first,
+                    second,
+                    first_points: s.home_points,
+                    second_points: s.away_points,
+                }),
+                None => p.waiting += 1,
+            }
+        }
+        if div.teams.len() % 2 == 1 {
+            for r in 1..next {
+                let playing = |t: TeamId| {
+                    ours.iter()
+                        .any(|m| round(m.date) == r && (m.home == t || m.away == t))
+                };
+                p.byes
+                    .extend((0..div.teams.len()).filter(|&i| !playing(div.teams[i])));
+            }
+        }
+        p
+    }
+
+    /// The next round of Swiss division `d` when every earlier result is in and the division
+    /// has a date for it.
+    pub fn swiss_round_due(&self, cur: &Current, d: usize) -> Option<usize> {
+        let lg = &cur.league;
+        if !is_swiss(lg, d) || lg.divisions[d].teams.len() < 2 {
+            return None;
+        }
+        let p = self.progress(cur, d);
+        let dates = lg.divisions[d].rounds.as_ref().map_or(0, |r| r.len());
+        (p.waiting == 0 && p.next <= dates).then_some(p.next)
+    }
+
+    /// Pairs the next round of Swiss `division` from every result so far and publishes it;
+    /// refused while an earlier match lacks its result.
+    pub fn swiss_round(&mut self, today: NaiveDate, division: &str) -> Result<&Entry, SeasonError> {
+        let cur = self.current()?;
+        let lg = &cur.league;
+        let d = (0..lg.divisions.len())
+            .find(|&d| lg.divisions[d].name == division.trim() && is_swiss(lg, d))
+            .ok_or_else(|| {
+                SeasonError::Input(format!(
+                    "no Swiss division \"{}\" in the league",
+                    division.trim()
+                ))
+            })?;
+        let name = lg.divisions[d].name.clone();
+        let p = self.progress(&cur, d);
+        if p.waiting > 0 {
+            return Err(SeasonError::Refused(vec![format!(
+                "{} matches of {name} have no result yet: round {} is paired from all of them",
+                p.waiting, p.next
+            )]));
+        }
+        let (new, bye) = paired_round(lg, d, p.next, &p.played, &p.byes)
+            .map_err(|e| SeasonError::Refused(vec![e]))?;
+        let names: Vec<String> = new
+            .iter()
+            .map(|m| format!("{} v {}", lg.teams[m.home].name, lg.teams[m.away].name))
+            .collect();
+        let mut what = format!("round {} of {name}: {}", p.next, names.join(", "));
+        if let Some(t) = bye {
+            what += &format!("; {} has the bye", lg.teams[t].name);
+        }
+        let mut matches = cur.list.matches.clone();
+        matches.extend(new);
+        sort_matches(&mut matches, lg);
+        let list = FixtureList {
+            matches,
+            extra: cur.list.extra.clone(),
+        };
+        let scratched = cur.scratched.clone();
+        self.publish(
+            today,
+            Proposal {
+                kind: Kind::SwissRound,
+                what,
+                agreed: None,
+                verdict: "every earlier result is in (4NCL rule 6.4: a Swiss tournament)".into(),
+                league_text: None,
+                list,
+                scratched,
+            },
+        )
+    }
+}
