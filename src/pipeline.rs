@@ -9,7 +9,7 @@
 
 use crate::check;
 use crate::files::write_atomically;
-use crate::model::{FixtureList, League, Rerun, TeamId};
+use crate::model::{FixtureList, Format, League, Match, Rerun, TeamId};
 use crate::season::reschedule::{self, Change, Status};
 use crate::solve::{self, Options, Outcome, Relaxation, Solved};
 use chrono::NaiveDate;
@@ -211,6 +211,7 @@ fn conclude(
     solved: Solved,
     opts: &Options,
     rerun: &Rerun,
+    carried: &[Match],
 ) -> Result<Solution, Failure> {
     if opts.cancelled() {
         return Err(Failure::Cancelled);
@@ -228,7 +229,8 @@ fn conclude(
         });
     };
     // A rerun's cup ties, play-offs and replays go back beside the league matches it moved.
-    let list = with_paired_rounds(league, schedule, rerun)?.with_extra(rerun.extra.iter().copied());
+    let list = with_paired_rounds(league, schedule, rerun, carried)?
+        .with_extra(rerun.extra.iter().copied());
     let checked = verify(league, list, rerun)?;
     Ok(Solution { solved, checked })
 }
@@ -236,16 +238,18 @@ fn conclude(
 /// A first draw with the divisions paired round by round beside the solver's matches: a 4NCL
 /// pools division's preliminary rounds (rule 6.3), a Swiss division's first round (6.4). Their
 /// pairings are the competition's, not the solver's; the season pairs their later rounds. A
-/// rerun keeps the rounds it was given.
+/// rerun keeps the rounds it was given (`carried`).
 fn with_paired_rounds(
     league: &League,
     schedule: FixtureList,
     rerun: &Rerun,
+    carried: &[Match],
 ) -> Result<FixtureList, Failure> {
     use crate::competitions::ncl;
     use crate::season::swiss;
     let first_draw = rerun.from.is_none() && rerun.history.is_empty();
     let mut matches = schedule.matches;
+    matches.extend_from_slice(carried);
     let cannot = |why: String| Failure::Infeasible {
         reasons: vec![why],
         relaxations: Vec::new(),
@@ -276,7 +280,7 @@ fn with_paired_rounds(
 /// Solves a league and verifies the result.
 pub fn solve(league: &League, opts: &Options) -> Result<Solution, Failure> {
     let solved = solve::solve(league, opts)?;
-    conclude(league, solved, opts, &opts.steer.rerun)
+    conclude(league, solved, opts, &opts.steer.rerun, &[])
 }
 
 /// Drafts for a committee: the checked ones, and why the search stopped short of `k`.
@@ -319,7 +323,7 @@ pub fn drafts(league: &League, opts: &Options, k: usize) -> Result<Drafts, Failu
     };
     for solved in all {
         let earlier = out.drafts.len();
-        match conclude(league, solved, opts, &opts.steer.rerun) {
+        match conclude(league, solved, opts, &opts.steer.rerun, &[]) {
             Ok(s) => out.drafts.push(s),
             Err(e) => {
                 // After the first draft, an infeasible model means the difference rows cannot
@@ -393,7 +397,18 @@ pub fn rerun_planned(
 ) -> Result<Rescheduled, Failure> {
     let opts = plan.options(opts);
     let solved = solve::solve(&plan.solving(), &opts)?;
-    let solution = conclude(&plan.league, solved, &opts, &plan.rerun)?;
+    // The divisions paired round by round keep their rounds: the solver does not make them.
+    let from = plan.rerun.from.unwrap_or(NaiveDate::MIN);
+    let carried: Vec<Match> = current
+        .matches
+        .iter()
+        .filter(|m| plan.league.divisions[m.division].format == Format::Paired)
+        .filter(|m| {
+            m.date < from || !(plan.league.withdrawn(m.home) || plan.league.withdrawn(m.away))
+        })
+        .copied()
+        .collect();
+    let solution = conclude(&plan.league, solved, &opts, &plan.rerun, &carried)?;
     let changes = reschedule::diff(league, current, solution.checked.list());
     Ok(Rescheduled {
         diff_csv: reschedule::diff_csv(league, &changes),

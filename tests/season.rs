@@ -1655,6 +1655,24 @@ fn a_4ncl_division_plays_its_preliminary_pools_then_its_final_pools() {
     let today = date("2027-03-13");
     let mut season =
         Season::start(NCL, "4ncl.toml", first.checked.csv(), date("2026-11-01")).unwrap();
+    // A rerun (a new unavailable date, between rounds) keeps every round as it was drawn; one
+    // on a round's date is refused, the season unchanged.
+    let oxford = |d: &str| vec![("Oxford".to_string(), date(d))];
+    season
+        .reschedule(date("2026-11-20"), &[], &oxford("2026-11-22"), &opts)
+        .unwrap();
+    assert_eq!(season.list().unwrap().matches, prelim);
+    let versions = season.lists.len();
+    match season.reschedule(date("2026-11-20"), &[], &oxford("2026-12-12"), &opts) {
+        Err(SeasonError::Refused(why)) => {
+            assert!(
+                why.iter().any(|w| w.contains("Oxford is unavailable")),
+                "{why:?}"
+            )
+        }
+        other => panic!("a round's date made unavailable: {other:?}"),
+    }
+    assert_eq!(season.lists.len(), versions);
     let name = |t: TeamId| league.teams[t].name.clone();
     for (k, m) in prelim.iter().enumerate() {
         let fixture = format!("{} v {}", name(m.home), name(m.away));
