@@ -300,8 +300,30 @@ fn fmt_opt(v: Option<f64>) -> String {
     v.map_or("-".into(), |v| format!("{v:.2}"))
 }
 
-/// The summary line and the `stats:` line of a solution on standard error.
-fn summary(name: &str, s: &pipeline::Solution) {
+/// The summary line and the `stats:` line of a solution on standard error, and a line for
+/// each division paired round by round (its matches are its format's, not the search's).
+fn summary(league: &model::League, s: &pipeline::Solution) {
+    let name = &league.name;
+    for (d, div) in league.divisions.iter().enumerate() {
+        let k = s
+            .checked
+            .list()
+            .matches
+            .iter()
+            .filter(|m| m.division == d)
+            .count();
+        if div.format == model::Format::Paired && k > 0 {
+            let how = if div.pools {
+                "its preliminary pools' rounds (4NCL rule 6.3)"
+            } else {
+                "its first Swiss round"
+            };
+            eprintln!(
+                "{}: {k} fixtures, {how}; paired by its format, not searched (the objective and bound below are the other divisions')",
+                div.name
+            );
+        }
+    }
     let solved = &s.solved;
     let report = s.checked.report();
     let fixtures = report.quality.fixtures;

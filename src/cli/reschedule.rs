@@ -103,7 +103,7 @@ pub fn run(a: Args) -> Result<(), CliError> {
     pipeline::save(&a.output, &r.solution.checked).map_err(|e| cannot(&a.output, e))?;
     write_atomically(&diff_path, &r.diff_csv).map_err(|e| cannot(&diff_path, e))?;
     write_atomically(&changes_path, &r.summary).map_err(|e| cannot(&changes_path, e))?;
-    summary(&league.name, &r.solution);
+    summary(&league, &r.solution);
     let unchanged = r.count(Status::Unchanged);
     eprintln!(
         "reschedule: {} played fixtures kept; {} unchanged, {} moved, {} scratched, {} new; {} and {} written",

@@ -45,7 +45,7 @@ fn one(a: &Args, opts: &fixtures::solve::Options) -> Result<(), CliError> {
     match pipeline::solve(&league, opts) {
         Ok(s) => {
             write_or_print(a.output.as_deref(), &s.checked)?;
-            summary(&league.name, &s);
+            summary(&league, &s);
             Ok(())
         }
         Err(f) => {
@@ -118,7 +118,7 @@ fn write_drafts(
         pipeline::save(&file, &d.checked)
             .map_err(|e| CliError::input(format!("error: cannot write {}: {e}", file.display())))?;
         eprintln!("{}:", file.display());
-        summary(&league.name, d);
+        summary(league, d);
     }
     for (i, j, share) in found.differences(league) {
         eprintln!(
