@@ -136,7 +136,7 @@ fn a_swiss_round_for_24_teams_after_four_rounds() {
     let mut played: Vec<Played> = Vec::new();
     for round in 1..=5u32 {
         let s = standings(n, &played, &[]);
-        let p = pair(&s, &played).unwrap();
+        let p = pair(&s, &played, 1).unwrap();
         assert_eq!(p.pairs.len(), n / 2);
         assert_eq!(p.bye, None);
         let mut seen = std::collections::BTreeSet::new();
@@ -213,7 +213,7 @@ fn an_odd_swiss_field_gives_one_bye_to_the_lowest_without_one() {
         },
     ];
     let s = standings(5, &played, &[4]);
-    let p = pair(&s, &played).unwrap();
+    let p = pair(&s, &played, 1).unwrap();
     assert_eq!(p.pairs.len(), 2);
     // Team 4 had the bye; the lowest of the rest is team 1 (0 points).
     assert_eq!(p.bye, Some(1));

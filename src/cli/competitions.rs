@@ -329,7 +329,8 @@ pub fn pair(a: PairArgs) -> Result<(), CliError> {
         None => (Vec::new(), Vec::new()),
     };
     let standings = swiss::standings(teams.len(), &played, &byes);
-    let pairing = swiss::pair(&standings, &played).map_err(|e| CliError {
+    let balance = league.rules.home_away_balance as i32;
+    let pairing = swiss::pair(&standings, &played, balance).map_err(|e| CliError {
         code: EXIT_INFEASIBLE,
         lines: vec![format!("error: round {round}: {e}")],
     })?;

@@ -53,6 +53,20 @@ pub fn show(season: &Season, today: NaiveDate) -> Result<(), CliError> {
         println!("  withdrawn (rule 11.2): {}", withdrawn.join(", "));
     }
     for (d, div) in lg.divisions.iter().enumerate() {
+        if season.final_pools_due(&cur, d) {
+            println!(
+                "  {}: every preliminary result is in; form the final pools with `season pools --division \"{}\"` (rule 6.3)",
+                div.name, div.name
+            );
+        }
+        if let Some(r) = season.swiss_round_due(&cur, d) {
+            println!(
+                "  {}: every earlier result is in; pair round {r} with `season swiss --division \"{}\"`",
+                div.name, div.name
+            );
+        }
+    }
+    for (d, div) in lg.divisions.iter().enumerate() {
         let table = season.standings(&cur, d);
         if table.iter().all(|s| s.played == 0) {
             continue;

@@ -74,7 +74,7 @@ pub struct Pairing {
 #[derive(Debug, thiserror::Error, PartialEq)]
 /// Why a round cannot be paired.
 pub enum PairError {
-    #[error("no pairing exists without a repeat (every remaining pairing has been played)")]
+    #[error("no pairing exists without a repeat or a team first-named too often (every remaining pairing has been played, or would unbalance a team)")]
     /// Every pairing left would repeat one already played.
     NoPairing,
     #[error("the solver failed: {0}")]
@@ -84,8 +84,10 @@ pub enum PairError {
 
 /// Pairs one round. The cost of pairing a and b is the square of their match-point difference
 /// (times 100) plus that of their game points, so teams meet within their score group and float
-/// as little as possible; pairs played before are not allowed.
-pub fn pair(standings: &[Standing], played: &[Played]) -> Result<Pairing, PairError> {
+/// as little as possible; pairs played before are not allowed, nor pairs of teams already
+/// first-named `balance` times more (or less) than second-named, one of which would go past it
+/// (the league's `home_away_balance`, kept after every round).
+pub fn pair(standings: &[Standing], played: &[Played], balance: i32) -> Result<Pairing, PairError> {
     let n = standings.len();
     let met = |a: usize, b: usize| {
         played
@@ -95,9 +97,15 @@ pub fn pair(standings: &[Standing], played: &[Played]) -> Result<Pairing, PairEr
     let mut vars = ProblemVariables::new();
     let mut pairs = Vec::new();
     let mut objective = Expression::default();
+    let lean = |t: usize| standings[t].first_named - standings[t].second_named;
+    // Either side first-named: the lower-leaning one keeps both within `balance` if any does.
+    let unbalanced = |a: usize, b: usize| {
+        let (lo, hi) = (lean(a).min(lean(b)), lean(a).max(lean(b)));
+        (lo + 1).abs() > balance || (hi - 1).abs() > balance
+    };
     for a in 0..n {
         for b in a + 1..n {
-            if met(a, b) {
+            if met(a, b) || unbalanced(a, b) {
                 continue;
             }
             let (sa, sb) = (&standings[a], &standings[b]);

@@ -29,7 +29,8 @@ pub fn paired_round(
         .and_then(|r| r.get(round.checked_sub(1)?))
         .ok_or_else(|| format!("{} has no date for round {round}", div.name))?;
     let standings = swiss::standings(div.teams.len(), played, byes);
-    let pairing = swiss::pair(&standings, played)
+    let balance = league.rules.home_away_balance as i32;
+    let pairing = swiss::pair(&standings, played, balance)
         .map_err(|e| format!("round {round} of {}: {e}", div.name))?;
     let matches = pairing
         .pairs
@@ -136,6 +137,12 @@ impl Season {
             })?;
         let name = lg.divisions[d].name.clone();
         let p = self.progress(&cur, d);
+        let rounds = lg.divisions[d].rounds.as_ref().map_or(0, |r| r.len());
+        if p.next > rounds {
+            return Err(SeasonError::Input(format!(
+                "every round of {name} is paired ({rounds})"
+            )));
+        }
         if p.waiting > 0 {
             return Err(SeasonError::Refused(vec![format!(
                 "{} matches of {name} have no result yet: round {} is paired from all of them",
