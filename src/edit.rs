@@ -454,12 +454,7 @@ pub const SECTIONS: &[Section] = &[
         fields: &[
             PAIR[0],
             PAIR[1],
-            required(f(
-                "date",
-                "Date",
-                Kind::Date,
-                "A change the clubs agreed (rule 2.6), or a date the league sets",
-            )),
+            pair_date("A change the clubs agreed (rule 2.6), or a date the league sets"),
         ],
     },
     EXCLUDED,
@@ -551,6 +546,11 @@ const PAIR: [Field; 2] = [
     )),
 ];
 
+/// The date a fixed fixture or an allowed replay is played on.
+const fn pair_date(help: &'static str) -> Field {
+    required(f("date", "Date", Kind::Date, help))
+}
+
 /// Fixtures of the round robin that are not played.
 const EXCLUDED: Section = Section {
     name: "excluded",
@@ -591,12 +591,7 @@ const LATE: Section = Section {
     fields: &[
         PAIR[0],
         PAIR[1],
-        required(f(
-            "date",
-            "Date",
-            Kind::Date,
-            "After the last day of the season, with the Fixtures Secretary's permission",
-        )),
+        pair_date("After the last day of the season, with the Fixtures Secretary's permission"),
     ],
 };
 
@@ -965,6 +960,15 @@ pub fn item_dates(item: Option<&Item>) -> BTreeSet<NaiveDate> {
     out
 }
 
+/// Lines shown in one text box: one value, or none when there are none.
+fn as_one_text(lines: Vec<String>) -> Vec<String> {
+    if lines.is_empty() {
+        Vec::new()
+    } else {
+        vec![lines.join("\n")]
+    }
+}
+
 /// A list of fixtures ({ home, away } tables) as the form shows it: one a line, "home v away".
 fn fixture_lines(item: &Item) -> Vec<String> {
     let side = |t: &InlineTable, k: &str| t.get(k).and_then(|v| v.as_str()).map(String::from);
@@ -975,11 +979,7 @@ fn fixture_lines(item: &Item) -> Vec<String> {
         .filter_map(|v| v.as_inline_table())
         .filter_map(|t| Some(format!("{} v {}", side(t, "home")?, side(t, "away")?)))
         .collect();
-    if lines.is_empty() {
-        Vec::new()
-    } else {
-        vec![lines.join("\n")]
-    }
+    as_one_text(lines)
 }
 
 /// Fixtures typed one a line, "home v away", as the file's list of { home, away } tables.
@@ -1022,11 +1022,7 @@ fn zone_lines(item: &Item) -> Vec<String> {
             .collect(),
         _ => Vec::new(),
     };
-    if lines.is_empty() {
-        Vec::new()
-    } else {
-        vec![lines.join("\n")]
-    }
+    as_one_text(lines)
 }
 
 /// Zones typed one a line, "name: team, team", as the file's table of team lists.
@@ -1114,11 +1110,7 @@ fn shown(item: Option<&Item>, kind: Kind) -> Vec<String> {
                     .collect(),
                 _ => Vec::new(),
             };
-            if lines.is_empty() {
-                Vec::new()
-            } else {
-                vec![lines.join("\n")]
-            }
+            as_one_text(lines)
         }
         Kind::Text | Kind::Time | Kind::Choice => item
             .as_str()

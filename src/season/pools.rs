@@ -2,10 +2,9 @@
 //! of each preliminary pool forms the championship pool and the rest the relegation pool, and
 //! their rounds go on the division's remaining round dates.
 
-use super::record::{Current, Entry, Kind, Proposal, Season, SeasonError};
+use super::record::{Current, Entry, Kind, Season, SeasonError};
 use crate::competitions::ncl;
 use crate::competitions::swiss::Played;
-use crate::model::{sort_matches, FixtureList};
 use chrono::NaiveDate;
 
 impl Season {
@@ -101,9 +100,6 @@ impl Season {
         let rounds = ncl::as_matches(lg, d, &split.rounds).ok_or_else(|| {
             SeasonError::Refused(vec![format!("{name} has no date for a final round")])
         })?;
-        let mut matches = cur.list.matches.clone();
-        matches.extend(rounds);
-        sort_matches(&mut matches, lg);
         let team_names = |ts: &[usize]| {
             ts.iter()
                 .map(|&t| lg.teams[t].name.as_str())
@@ -115,22 +111,7 @@ impl Season {
             team_names(&split.championship),
             team_names(&split.relegation)
         );
-        let list = FixtureList {
-            matches,
-            extra: cur.list.extra.clone(),
-        };
-        let scratched = cur.scratched.clone();
-        self.publish(
-            today,
-            Proposal {
-                kind: Kind::FinalPools,
-                what,
-                agreed: None,
-                verdict: "every preliminary result is in (rule 6.3)".into(),
-                league_text: None,
-                list,
-                scratched,
-            },
-        )
+        let verdict = "every preliminary result is in (rule 6.3)";
+        self.publish_added(today, cur, rounds, Kind::FinalPools, what, verdict)
     }
 }

@@ -375,6 +375,38 @@ pub(super) struct Proposal {
 }
 
 impl Season {
+    /// Publishes the list in force with `new` league matches added (rounds a competition
+    /// pairs as the season goes), under `kind`, saying `what` and why it stands.
+    pub(super) fn publish_added(
+        &mut self,
+        today: NaiveDate,
+        cur: Current,
+        new: Vec<crate::model::Match>,
+        kind: Kind,
+        what: String,
+        verdict: &str,
+    ) -> Result<&Entry, SeasonError> {
+        let mut matches = cur.list.matches;
+        matches.extend(new);
+        crate::model::sort_matches(&mut matches, &cur.league);
+        let list = FixtureList {
+            matches,
+            extra: cur.list.extra,
+        };
+        self.publish(
+            today,
+            Proposal {
+                kind,
+                what,
+                agreed: None,
+                verdict: verdict.to_string(),
+                league_text: None,
+                list,
+                scratched: cur.scratched,
+            },
+        )
+    }
+
     /// Publishes a new version when the checker accepts it against its league version and
     /// nothing dated before `today` moved (a withdrawal scratches earlier results, rule 11.2);
     /// appends its entry to the log.

@@ -1,9 +1,9 @@
 //! A Swiss division through the season (4NCL rule 6.4): each round paired from the results of
 //! the rounds before it, once all of them are in, and placed on the division's round date.
 
-use super::record::{Current, Entry, Kind, Proposal, Season, SeasonError};
+use super::record::{Current, Entry, Kind, Season, SeasonError};
 use crate::competitions::swiss::{self, Played};
-use crate::model::{sort_matches, FixtureList, Format, League, Match, TeamId};
+use crate::model::{Format, League, Match, TeamId};
 use chrono::NaiveDate;
 
 /// Whether division `d` is paired round by round as a Swiss tournament.
@@ -159,25 +159,7 @@ impl Season {
         if let Some(t) = bye {
             what += &format!("; {} has the bye", lg.teams[t].name);
         }
-        let mut matches = cur.list.matches.clone();
-        matches.extend(new);
-        sort_matches(&mut matches, lg);
-        let list = FixtureList {
-            matches,
-            extra: cur.list.extra.clone(),
-        };
-        let scratched = cur.scratched.clone();
-        self.publish(
-            today,
-            Proposal {
-                kind: Kind::SwissRound,
-                what,
-                agreed: None,
-                verdict: "every earlier result is in (4NCL rule 6.4: a Swiss tournament)".into(),
-                league_text: None,
-                list,
-                scratched,
-            },
-        )
+        let verdict = "every earlier result is in (4NCL rule 6.4: a Swiss tournament)";
+        self.publish_added(today, cur, new, Kind::SwissRound, what, verdict)
     }
 }
