@@ -1832,3 +1832,48 @@ fn a_swiss_division_is_paired_round_by_round_from_its_results() {
         Err(SeasonError::Input(m)) if m == "every round of Division 3 is paired (5)"
     ));
 }
+
+/// The final pools follow the preliminary pools as drawn: a rating changed after the draw (the
+/// top seed's, which the pools by rating would move) does not move a team between them.
+#[test]
+fn the_preliminary_pools_are_those_drawn_whatever_the_ratings_say_later() {
+    use fixtures::competitions::ncl;
+    use fixtures::season::{pools::drawn_pools, record::Current};
+    let league = parse_league(NCL, "4ncl.toml").unwrap();
+    let opts = Options {
+        time_limit: 10.0,
+        threads: 1,
+        ..Options::default()
+    };
+    let list = fixtures::pipeline::solve(&league, &opts)
+        .expect("the first draw")
+        .checked
+        .list()
+        .clone();
+    let drawn = ncl::league_pools(&league, 0);
+    let top = &league.teams[drawn.0[0]].name;
+    let mut lines: Vec<String> = NCL.lines().map(String::from).collect();
+    let at = lines
+        .iter()
+        .position(|l| *l == format!("name = \"{top}\""))
+        .unwrap();
+    let rating = at
+        + lines[at..]
+            .iter()
+            .position(|l| l.starts_with("rating"))
+            .unwrap();
+    lines[rating] = "rating = 1000".into();
+    let later = parse_league(&lines.join("\n"), "later.toml").unwrap();
+    let unordered = |(a, b): (Vec<usize>, Vec<usize>)| if a < b { (a, b) } else { (b, a) };
+    assert_ne!(
+        unordered(ncl::league_pools(&later, 0)),
+        unordered(drawn.clone()),
+        "the change would move teams"
+    );
+    let cur = Current {
+        league: later,
+        list,
+        scratched: Vec::new(),
+    };
+    assert_eq!(unordered(drawn_pools(&cur, 0)), unordered(drawn));
+}

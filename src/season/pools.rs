@@ -7,12 +7,73 @@ use crate::competitions::ncl;
 use crate::competitions::swiss::Played;
 use chrono::NaiveDate;
 
+/// The preliminary pools of division `d` as drawn: the two groups of teams its matches up to
+/// the last preliminary round date join, in the order of the pools its ratings give when they
+/// are the same, else the one holding the lowest-numbered team first; the pools its ratings
+/// give when the list does not show two (a rating changed since the draw moves no team).
+pub fn drawn_pools(cur: &Current, d: usize) -> (Vec<usize>, Vec<usize>) {
+    let lg = &cur.league;
+    let div = &lg.divisions[d];
+    let (a, b) = ncl::league_pools(lg, d);
+    let last = div
+        .rounds
+        .as_ref()
+        .and_then(|r| r.get(a.len().saturating_sub(2)))
+        .copied();
+    let Some(last) = last else {
+        return (a, b);
+    };
+    // Each team's group, merged along the preliminary matches.
+    let mut group: Vec<usize> = (0..lg.teams.len()).collect();
+    fn root(g: &mut [usize], t: usize) -> usize {
+        let mut r = t;
+        while g[r] != r {
+            r = g[r];
+        }
+        g[t] = r;
+        r
+    }
+    for m in cur
+        .list
+        .matches
+        .iter()
+        .filter(|m| m.division == d && m.date <= last)
+    {
+        let (x, y) = (root(&mut group, m.home), root(&mut group, m.away));
+        group[x] = y;
+    }
+    let top = root(&mut group, a[0]);
+    let (mut first, mut second) = (Vec::new(), Vec::new());
+    for &t in &div.teams {
+        if root(&mut group, t) == top {
+            first.push(t);
+        } else {
+            second.push(t);
+        }
+    }
+    first.sort_unstable();
+    second.sort_unstable();
+    if first.len() != a.len() || second.len() != b.len() || first == a {
+        // Not two pools (nothing drawn yet), or the pools the ratings give, in their order.
+        return (a, b);
+    }
+    if first == b {
+        return (b, a);
+    }
+    // The drawn pools differ from the ratings' now: the one holding the first team first.
+    if first.first() < second.first() {
+        (first, second)
+    } else {
+        (second, first)
+    }
+}
+
 impl Season {
     /// The results of the preliminary matches of pools division `d` entered so far; `None` once
     /// its final pools are formed (a match between teams of different preliminary pools).
     fn preliminary(&self, cur: &Current, d: usize) -> Option<Vec<Played>> {
         let lg = &cur.league;
-        let (a, _) = ncl::league_pools(lg, d);
+        let (a, _) = drawn_pools(cur, d);
         let ours = cur.list.matches.iter().filter(|m| m.division == d);
         if ours
             .clone()
@@ -83,7 +144,7 @@ impl Season {
         if let Some(why) = ncl::unfit(lg, d) {
             return Err(SeasonError::Refused(vec![why]));
         }
-        let (a, b) = ncl::league_pools(lg, d);
+        let (a, b) = drawn_pools(&cur, d);
         let Some(played) = self.preliminary(&cur, d) else {
             return Err(SeasonError::Input(format!(
                 "the final pools of {name} are formed already"
