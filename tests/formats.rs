@@ -136,7 +136,7 @@ fn a_swiss_round_for_24_teams_after_four_rounds() {
     let mut played: Vec<Played> = Vec::new();
     for round in 1..=5u32 {
         let s = standings(n, &played, &[]);
-        let p = pair(&s, &played, 1).unwrap();
+        let p = pair(&s, &played, 1, &(0..n).collect::<Vec<_>>()).unwrap();
         assert_eq!(p.pairs.len(), n / 2);
         assert_eq!(p.bye, None);
         let mut seen = std::collections::BTreeSet::new();
@@ -213,10 +213,26 @@ fn an_odd_swiss_field_gives_one_bye_to_the_lowest_without_one() {
         },
     ];
     let s = standings(5, &played, &[4]);
-    let p = pair(&s, &played, 1).unwrap();
+    let p = pair(&s, &played, 1, &[0, 1, 2, 3, 4]).unwrap();
     assert_eq!(p.pairs.len(), 2);
     // Team 4 had the bye; the lowest of the rest is team 1 (0 points).
     assert_eq!(p.bye, Some(1));
+}
+
+/// Round 1 of a Swiss by rating alone (the Dutch system): the top half meets the bottom half,
+/// first against first; seeds, not team numbers, decide.
+#[test]
+fn a_first_swiss_round_pairs_the_top_half_with_the_bottom_half() {
+    use fixtures::competitions::swiss::{pair, standings};
+    let seeds = [3, 7, 0, 5, 1, 6, 2, 4]; // team 2 the strongest, team 1 the weakest
+    let p = pair(&standings(8, &[], &[]), &[], 1, &seeds).unwrap();
+    let mut met: Vec<(usize, usize)> = p
+        .pairs
+        .iter()
+        .map(|&(a, b)| (seeds[a].min(seeds[b]), seeds[a].max(seeds[b])))
+        .collect();
+    met.sort();
+    assert_eq!(met, [(0, 4), (1, 5), (2, 6), (3, 7)]);
 }
 
 /// How many distinct teams play in round `r` of (round, first, second) matches.

@@ -330,7 +330,8 @@ pub fn pair(a: PairArgs) -> Result<(), CliError> {
     };
     let standings = swiss::standings(teams.len(), &played, &byes);
     let balance = league.rules.home_away_balance as i32;
-    let pairing = swiss::pair(&standings, &played, balance).map_err(|e| CliError {
+    let seeds = swiss::seeds(&league, teams);
+    let pairing = swiss::pair(&standings, &played, balance, &seeds).map_err(|e| CliError {
         code: EXIT_INFEASIBLE,
         lines: vec![format!("error: round {round}: {e}")],
     })?;

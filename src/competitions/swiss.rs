@@ -82,13 +82,49 @@ pub enum PairError {
     Solver(String),
 }
 
+/// Each of `teams`' place by rating (extension `rating`; 0 the strongest, file order among
+/// equals), for `pair`'s seeds.
+pub fn seeds(league: &crate::model::League, teams: &[usize]) -> Vec<usize> {
+    let rating = |i: usize| league.teams[teams[i]].rating.unwrap_or(0.0);
+    let mut order: Vec<usize> = (0..teams.len()).collect();
+    order.sort_by(|&a, &b| rating(b).total_cmp(&rating(a)).then(a.cmp(&b)));
+    let mut seed = vec![0; teams.len()];
+    for (place, &i) in order.iter().enumerate() {
+        seed[i] = place;
+    }
+    seed
+}
+
 /// Pairs one round. The cost of pairing a and b is the square of their match-point difference
 /// (times 100) plus that of their game points, so teams meet within their score group and float
 /// as little as possible; pairs played before are not allowed, nor pairs of teams already
 /// first-named `balance` times more (or less) than second-named, one of which would go past it
-/// (the league's `home_away_balance`, kept after every round).
-pub fn pair(standings: &[Standing], played: &[Played], balance: i32) -> Result<Pairing, PairError> {
+/// (the league's `home_away_balance`, kept after every round). Within a score group (teams
+/// level on match points), ordered by `seed` (0 the strongest), the top half meets the bottom
+/// half, first against first (as the Dutch system pairs, round 1 by rating alone): a cost too
+/// small to outweigh half a game point.
+pub fn pair(
+    standings: &[Standing],
+    played: &[Played],
+    balance: i32,
+    seed: &[usize],
+) -> Result<Pairing, PairError> {
     let n = standings.len();
+    // Each team's place in its score group by seed, and the group's size.
+    let place = |t: usize| {
+        let group = |u: usize| standings[u].match_points == standings[t].match_points;
+        let above = (0..n).filter(|&u| group(u) && seed[u] < seed[t]).count();
+        (above, (0..n).filter(|&u| group(u)).count())
+    };
+    let places: Vec<(usize, usize)> = (0..n).map(place).collect();
+    let fold = |a: usize, b: usize| {
+        if standings[a].match_points != standings[b].match_points {
+            return 0.0;
+        }
+        let (pa, g) = places[a];
+        let off = pa.abs_diff(places[b].0) as f64 - (g / 2) as f64;
+        0.2 * off * off / (n * n) as f64
+    };
     let met = |a: usize, b: usize| {
         played
             .iter()
@@ -112,7 +148,7 @@ pub fn pair(standings: &[Standing], played: &[Played], balance: i32) -> Result<P
             let dm = sa.match_points as f64 - sb.match_points as f64;
             let dg = sa.game_points - sb.game_points;
             let x = vars.add(variable().binary());
-            objective += (100.0 * dm * dm + dg * dg) * x;
+            objective += (100.0 * dm * dm + dg * dg + fold(a, b)) * x;
             pairs.push((a, b, x));
         }
     }

@@ -30,8 +30,13 @@ pub fn paired_round(
         .ok_or_else(|| format!("{} has no date for round {round}", div.name))?;
     let standings = swiss::standings(div.teams.len(), played, byes);
     let balance = league.rules.home_away_balance as i32;
-    let pairing = swiss::pair(&standings, played, balance)
-        .map_err(|e| format!("round {round} of {}: {e}", div.name))?;
+    let pairing = swiss::pair(
+        &standings,
+        played,
+        balance,
+        &swiss::seeds(league, &div.teams),
+    )
+    .map_err(|e| format!("round {round} of {}: {e}", div.name))?;
     let matches = pairing
         .pairs
         .iter()
