@@ -4,7 +4,7 @@
 // Every page it visits is checked with axe-core (no serious or critical violation) and at
 // 390 px (nothing wider than the screen outside its own scroll box), and screenshotted at
 // 390 and 1280 px into OUT.
-const { OUT, DATA, BIN, LEAGUE, ENTRIES } = process.env;
+const { OUT, DATA, BIN, LEAGUE, ENTRIES, NCL } = process.env;
 const { chromium } = require(OUT + "/node_modules/playwright-core");
 const { spawn, execFileSync } = require("child_process");
 const fs = require("fs");
@@ -423,11 +423,43 @@ const addDays = (day, n) => iso(new Date(Date.parse(day + "T00:00:00Z") + n * 86
     fs.writeFileSync(`${OUT}/v${p.number}.toml`, await (await page.request.get(`${base}/api/leagues/${leagueId}/versions/${p.league_version}`)).text());
     execFileSync(BIN, ["check", `${OUT}/v${p.number}.toml`, `${OUT}/v${p.number}.csv`], { stdio: "ignore" });
   }
+  const sussexEnd = today;
+  // A 4NCL division (rule 6.3): uploaded as another league and solved, its preliminary pools
+  // published; on the evening of round 7 every result is imported and the final pools are
+  // previewed from the league's page, then published.
+  await start("2026-11-01");
+  await page.goto(base + "/leagues");
+  await page.setInputFiles("#tomlFile", NCL);
+  await page.waitForFunction(() => document.getElementById("toml").value.includes("4NCL"));
+  await page.click("form.upload button");
+  await page.waitForSelector("text=Download the league file (TOML)");
+  const nclHub = page.url();
+  await page.click("text=Solve it");
+  await page.waitForFunction(() => document.getElementById("league").value.includes("4NCL"));
+  await page.fill("#limit", "5");
+  await page.click("#solve");
+  await page.waitForSelector("#publish:not([hidden])", { timeout: 120000 });
+  await page.click("#publish");
+  await page.waitForFunction(() => document.getElementById("published").textContent.includes("Version 1"));
+  const nclList = await (await page.request.get((await page.$eval("#published a", (a) => a.href)) + "fixtures.csv")).text();
+  const prelim = nclList.trim().split("\n").slice(1).map((l) => l.split(","));
+  if (prelim.length !== 56) throw new Error(`the 4NCL draw has ${prelim.length} fixtures, not 56`);
+  await start("2027-03-13");
+  await page.goto(nclHub);
+  await page.fill("#results", prelim.map((c) => `${c[1]},${c[2]},${c[3]},${c[0]},5-3`).join("\n"));
+  await page.click("text=Import the results");
+  await page.waitForSelector("#season");
+  await noRefusal(page, "the 4NCL results");
+  await page.waitForSelector('h3:text-is("Final pools of Division 1")');
+  await page.click("text=See the final pools");
+  const finals = await publish(page, "final-pools-preview");
+  if (finals.filter((c) => c.includes("is added")).length !== 32) throw new Error("the final pools do not add 32 fixtures: " + finals.length);
+  if (await page.$('h3:text-is("Final pools of Division 1")')) throw new Error("the final pools are offered again");
   await page.goto(base + "/");
   await page.click("text=Log out");
   await page.waitForSelector("#password");
   await browser.close();
-  console.log(`browser: the Sussex season walked to ${today}: entries imported as a version, a limit added through its form, 2 drafts solved and draft 2's report opened, a committee member signed up from the invitation and compared, ${pubs.length} versions published (each passing fixtures check against its league version), ${entered} results entered (one per step through its form, the rest imported), the Knock-Out Cup played to its final in ${rounds} rounds, a withdrawal, a cup draw, a postponement, a move to an offered date and a play-off previewed and published, an old draft's republication stopped with its changes; the clubs' link and calendar stayed the same; ${seen.length} pages checked with axe-core and at 390 px: ${seen.join(", ")}; screenshots in ${OUT}`);
+  console.log(`browser: the Sussex season walked to ${sussexEnd}: entries imported as a version, a limit added through its form, 2 drafts solved and draft 2's report opened, a committee member signed up from the invitation and compared, ${pubs.length} versions published (each passing fixtures check against its league version), ${entered} results entered (one per step through its form, the rest imported), the Knock-Out Cup played to its final in ${rounds} rounds, a withdrawal, a cup draw, a postponement, a move to an offered date and a play-off previewed and published, an old draft's republication stopped with its changes; the clubs' link and calendar stayed the same; a 4NCL division's preliminary pools published and its final pools formed from their results; ${seen.length} pages checked with axe-core and at 390 px: ${seen.join(", ")}; screenshots in ${OUT}`);
   process.exit(0);
 })().catch(async (e) => {
   console.error(e);
