@@ -64,6 +64,16 @@ async function noRefusal(page, what) {
   if (said) throw new Error(`${what}: ${await said.textContent()}`);
 }
 
+// Uploads a league file (whose text says `word`) as a new league: its page's address.
+async function upload(page, file, word) {
+  await page.goto(base + "/leagues");
+  await page.setInputFiles("#tomlFile", file);
+  await page.waitForFunction((w) => document.getElementById("toml").value.includes(w), word);
+  await page.click("form.upload button");
+  await page.waitForSelector("text=Download the league file (TOML)");
+  return page.url();
+}
+
 // Publishes what the preview shows, back on the league's page.
 async function publish(page, name) {
   await page.waitForSelector("#publish, #season .error", { timeout: 120000 });
@@ -112,12 +122,7 @@ const addDays = (day, n) => iso(new Date(Date.parse(day + "T00:00:00Z") + n * 86
   // The Sussex league file uploaded as another league, then its entries spreadsheet imported
   // on its page: first a copy with one bad cell (named by sheet, row and column, nothing
   // saved), then the real one, saved as version 2 with what it added.
-  await page.goto(base + "/leagues");
-  await page.setInputFiles("#tomlFile", LEAGUE);
-  await page.waitForFunction(() => document.getElementById("toml").value.includes("Sussex"));
-  await page.click("form.upload button");
-  await page.waitForSelector("text=Download the league file (TOML)");
-  const hub = page.url();
+  const hub = await upload(page, LEAGUE, "Sussex");
   const leagueId = hub.split("/").pop();
   await page.setInputFiles("#entriesFile", OUT + "/entries-bad.xlsx");
   await page.click("form.entries button");
@@ -428,12 +433,7 @@ const addDays = (day, n) => iso(new Date(Date.parse(day + "T00:00:00Z") + n * 86
   // published; on the evening of round 7 every result is imported and the final pools are
   // previewed from the league's page, then published.
   await start("2026-11-01");
-  await page.goto(base + "/leagues");
-  await page.setInputFiles("#tomlFile", NCL);
-  await page.waitForFunction(() => document.getElementById("toml").value.includes("4NCL"));
-  await page.click("form.upload button");
-  await page.waitForSelector("text=Download the league file (TOML)");
-  const nclHub = page.url();
+  const nclHub = await upload(page, NCL, "4NCL");
   await page.click("text=Solve it");
   await page.waitForFunction(() => document.getElementById("league").value.includes("4NCL"));
   await page.fill("#limit", "5");

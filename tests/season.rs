@@ -1691,6 +1691,23 @@ fn a_4ncl_division_plays_its_preliminary_pools_then_its_final_pools() {
     }
     let cur = season.current().unwrap();
     assert!(season.final_pools_due(&cur, 0));
+    let tables = |season: &Season| -> Vec<(String, Vec<u32>)> {
+        let cur = season.current().unwrap();
+        season
+            .tables(&cur, 0)
+            .into_iter()
+            .map(|(name, rows)| (name, rows.iter().map(|r| r.played).collect()))
+            .collect()
+    };
+    let pools = tables(&season);
+    assert_eq!(
+        pools.iter().map(|p| p.0.as_str()).collect::<Vec<_>>(),
+        [
+            "Division 1, preliminary pool A",
+            "Division 1, preliminary pool B"
+        ]
+    );
+    assert!(pools.iter().all(|p| p.1 == [7; 8]), "{pools:?}");
     let entry = season.final_pools(today, "Division 1").unwrap();
     assert!(entry
         .what
@@ -1705,6 +1722,16 @@ fn a_4ncl_division_plays_its_preliminary_pools_then_its_final_pools() {
     assert_eq!(finals.len(), 32);
     assert!(finals.iter().all(|m| m.date > today));
     assert!(season.verify_all().iter().all(|(_, v)| v.is_empty()));
+    // Each final pool's table carries only the results among its own teams: three each.
+    let finals = tables(&season);
+    assert_eq!(
+        finals.iter().map(|p| p.0.as_str()).collect::<Vec<_>>(),
+        [
+            "Division 1, championship pool",
+            "Division 1, relegation pool"
+        ]
+    );
+    assert!(finals.iter().all(|p| p.1 == [3; 8]), "{finals:?}");
     assert!(!season.final_pools_due(&season.current().unwrap(), 0));
     assert!(matches!(
         season.final_pools(today, "Division 1"),

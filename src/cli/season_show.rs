@@ -66,12 +66,11 @@ pub fn show(season: &Season, today: NaiveDate) -> Result<(), CliError> {
             );
         }
     }
-    for (d, div) in lg.divisions.iter().enumerate() {
-        let table = season.standings(&cur, d);
+    for (name, table) in (0..lg.divisions.len()).flat_map(|d| season.tables(&cur, d)) {
         if table.iter().all(|s| s.played == 0) {
             continue;
         }
-        println!("  {}:", div.name);
+        println!("  {name}:");
         for (i, s) in table.iter().enumerate() {
             println!(
                 "    {:>2}. {:<28} P{:>3} W{:>3} D{:>3} L{:>3}  {:>3} pts  {:>5} game points",

@@ -95,6 +95,35 @@ pub fn seeds(league: &crate::model::League, teams: &[usize]) -> Vec<usize> {
     seed
 }
 
+/// The cost of pairing a and b apart from the Dutch system's ideal, `[a][b]`: in a score
+/// group ordered by seed, the first of the top half meets the first of the bottom half; at most
+/// 0.2, below half a game point's cost.
+fn folds(standings: &[Standing], seed: &[usize]) -> Vec<Vec<f64>> {
+    let n = standings.len();
+    let level = |a: usize, b: usize| standings[a].match_points == standings[b].match_points;
+    // Each team's place in its score group by seed, and the group's size.
+    let places: Vec<(usize, usize)> = (0..n)
+        .map(|t| {
+            let above = (0..n).filter(|&u| level(u, t) && seed[u] < seed[t]).count();
+            (above, (0..n).filter(|&u| level(u, t)).count())
+        })
+        .collect();
+    (0..n)
+        .map(|a| {
+            (0..n)
+                .map(|b| {
+                    if !level(a, b) {
+                        return 0.0;
+                    }
+                    let (pa, g) = places[a];
+                    let off = pa.abs_diff(places[b].0) as f64 - (g / 2) as f64;
+                    0.2 * off * off / (n * n) as f64
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// Pairs one round. The cost of pairing a and b is the square of their match-point difference
 /// (times 100) plus that of their game points, so teams meet within their score group and float
 /// as little as possible; pairs played before are not allowed, nor pairs of teams already
@@ -110,21 +139,7 @@ pub fn pair(
     seed: &[usize],
 ) -> Result<Pairing, PairError> {
     let n = standings.len();
-    // Each team's place in its score group by seed, and the group's size.
-    let place = |t: usize| {
-        let group = |u: usize| standings[u].match_points == standings[t].match_points;
-        let above = (0..n).filter(|&u| group(u) && seed[u] < seed[t]).count();
-        (above, (0..n).filter(|&u| group(u)).count())
-    };
-    let places: Vec<(usize, usize)> = (0..n).map(place).collect();
-    let fold = |a: usize, b: usize| {
-        if standings[a].match_points != standings[b].match_points {
-            return 0.0;
-        }
-        let (pa, g) = places[a];
-        let off = pa.abs_diff(places[b].0) as f64 - (g / 2) as f64;
-        0.2 * off * off / (n * n) as f64
-    };
+    let fold = folds(standings, seed);
     let met = |a: usize, b: usize| {
         played
             .iter()
@@ -148,7 +163,7 @@ pub fn pair(
             let dm = sa.match_points as f64 - sb.match_points as f64;
             let dg = sa.game_points - sb.game_points;
             let x = vars.add(variable().binary());
-            objective += (100.0 * dm * dm + dg * dg + fold(a, b)) * x;
+            objective += (100.0 * dm * dm + dg * dg + fold[a][b]) * x;
             pairs.push((a, b, x));
         }
     }

@@ -767,9 +767,18 @@ impl Season {
     /// A division's table from the results of its league matches in the current list (a
     /// withdrawn team's are scratched, rule 11.2).
     pub fn standings(&self, cur: &Current, division: usize) -> Vec<Standing> {
+        self.standings_among(cur, division, &cur.league.divisions[division].teams)
+    }
+
+    /// The table of `teams` of a division from the results of the matches among them.
+    pub fn standings_among(
+        &self,
+        cur: &Current,
+        division: usize,
+        teams: &[TeamId],
+    ) -> Vec<Standing> {
         let lg = &cur.league;
-        let mut table: Vec<Standing> = lg.divisions[division]
-            .teams
+        let mut table: Vec<Standing> = teams
             .iter()
             .filter(|&&t| cur.list.of_team(t).next().is_some())
             .map(|&t| Standing {
@@ -782,7 +791,14 @@ impl Season {
                 game_points: 0.0,
             })
             .collect();
-        for m in cur.list.matches.iter().filter(|m| m.division == division) {
+        let among = |m: &&Match| teams.contains(&m.home) && teams.contains(&m.away);
+        for m in cur
+            .list
+            .matches
+            .iter()
+            .filter(|m| m.division == division)
+            .filter(among)
+        {
             let Some(s) = self.results.iter().find(|s| {
                 s.date == m.date
                     && s.home == lg.teams[m.home].name

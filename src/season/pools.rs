@@ -2,6 +2,7 @@
 //! of each preliminary pool forms the championship pool and the rest the relegation pool, and
 //! their rounds go on the division's remaining round dates.
 
+use super::operate::Standing;
 use super::record::{Current, Entry, Kind, Season, SeasonError};
 use crate::competitions::ncl;
 use crate::competitions::swiss::Played;
@@ -72,15 +73,21 @@ impl Season {
     /// The results of the preliminary matches of pools division `d` entered so far; `None` once
     /// its final pools are formed (a match between teams of different preliminary pools).
     fn preliminary(&self, cur: &Current, d: usize) -> Option<Vec<Played>> {
-        let lg = &cur.league;
         let (a, _) = drawn_pools(cur, d);
-        let ours = cur.list.matches.iter().filter(|m| m.division == d);
-        if ours
-            .clone()
-            .any(|m| a.contains(&m.home) != a.contains(&m.away))
-        {
-            return None;
-        }
+        let across = |m: &&crate::model::Match| a.contains(&m.home) != a.contains(&m.away);
+        let formed = cur
+            .list
+            .matches
+            .iter()
+            .filter(|m| m.division == d)
+            .any(|m| across(&m));
+        (!formed).then(|| self.pool_results(cur, d, &a))
+    }
+
+    /// The results entered for matches of division `d` within a preliminary pool (`a` one of
+    /// them).
+    fn pool_results(&self, cur: &Current, d: usize, a: &[usize]) -> Vec<Played> {
+        let lg = &cur.league;
         let dates = lg.divisions[d].rounds.clone().unwrap_or_default();
         let round = |date| {
             dates
@@ -88,8 +95,11 @@ impl Season {
                 .position(|&x| x == date)
                 .map_or(1, |r| r as u32 + 1)
         };
-        Some(
-            ours.filter_map(|m| {
+        cur.list
+            .matches
+            .iter()
+            .filter(|m| m.division == d && a.contains(&m.home) == a.contains(&m.away))
+            .filter_map(|m| {
                 let s = self.league_result(lg, *m)?;
                 Some(Played {
                     round: round(m.date),
@@ -99,8 +109,35 @@ impl Season {
                     second_points: s.away_points,
                 })
             })
-            .collect(),
-        )
+            .collect()
+    }
+
+    /// The tables division `d` shows: a pools division its two preliminary pools, then, once
+    /// they are formed, its championship and relegation pools, each counting only the matches
+    /// among its teams (rule 6.3); any other division one table.
+    pub fn tables(&self, cur: &Current, d: usize) -> Vec<(String, Vec<Standing>)> {
+        let div = &cur.league.divisions[d];
+        if !div.pools || ncl::unfit(&cur.league, d).is_some() {
+            return vec![(div.name.clone(), self.standings(cur, d))];
+        }
+        let (a, b) = drawn_pools(cur, d);
+        let pools = if self.preliminary(cur, d).is_some() {
+            [("preliminary pool A", a), ("preliminary pool B", b)]
+        } else {
+            let played = self.pool_results(cur, d, &a);
+            let split = ncl::split(&a, &b, &played, cur.league.teams.len(), a.len() as u32);
+            [
+                ("championship pool", split.championship),
+                ("relegation pool", split.relegation),
+            ]
+        };
+        pools
+            .into_iter()
+            .map(|(pool, teams)| {
+                let rows = self.standings_among(cur, d, &teams);
+                (format!("{}, {pool}", div.name), rows)
+            })
+            .collect()
     }
 
     /// Whether pools division `d` has every preliminary result and no final pools yet.

@@ -240,24 +240,26 @@ fn divisions(hub: &mut Hub, s: &Season, cur: &Current) {
         } else if !open && !rows.is_empty() && lg.divisions[d].format != Format::Paired {
             level(hub, cur, &rows, d);
         }
-        hub.tables.push(Table {
-            division,
-            rows: rows
-                .iter()
-                .map(|r| {
-                    let (p, w, dr, l) = (r.played, r.won, r.drawn, r.lost);
-                    (
-                        name(r.team).to_string(),
-                        p,
-                        w,
-                        dr,
-                        l,
-                        r.match_points,
-                        r.game_points,
-                    )
-                })
-                .collect(),
-        });
+        for (division, rows) in s.tables(cur, d) {
+            hub.tables.push(Table {
+                division,
+                rows: rows
+                    .iter()
+                    .map(|r| {
+                        let (p, w, dr, l) = (r.played, r.won, r.drawn, r.lost);
+                        (
+                            name(r.team).to_string(),
+                            p,
+                            w,
+                            dr,
+                            l,
+                            r.match_points,
+                            r.game_points,
+                        )
+                    })
+                    .collect(),
+            });
+        }
     }
 }
 
