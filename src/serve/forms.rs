@@ -555,7 +555,7 @@ fn month_table(
     }
 }
 
-fn capitalised(s: &str) -> String {
+pub(crate) fn capitalised(s: &str) -> String {
     let mut c = s.chars();
     c.next().map_or(String::new(), |f| {
         f.to_uppercase().collect::<String>() + c.as_str()

@@ -329,8 +329,8 @@ pub(crate) fn preview_page(p: &Preview<'_>) -> String {
     let body = html! {
         nav.row { a href={ "/leagues/" (p.id) "#season" } { "Back to the league" } }
         h1 { "Check before publishing" }
-        p { (p.what) }
-        p.muted { (p.why) }
+        p { (super::forms::capitalised(p.what)) }
+        p.muted { (super::forms::capitalised(p.why)) }
         h2 { "What changes for the clubs" }
         @if p.changes.is_empty() {
             p { "No fixture moves." }
