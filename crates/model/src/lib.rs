@@ -396,7 +396,8 @@ pub enum Format {
     /// Every ordered pair meets once.
     Double,
     /// Paired round by round (extension: `format = "pools"` for 4NCL pools, `"swiss"`): the
-    /// pairings come from `fixtures pools` and `split`, or `pair`, not from the solver; a list is
+    /// pairings come from the competition's rules (the first draw, then the season's rounds, or
+    /// `fixtures pools`, `split` and `pair`), not from the search; a list is
     /// valid when every team plays once in each round it has (one bye a round when the number of
     /// teams is odd), no pair meets twice, and every other rule holds.
     Paired,
