@@ -63,6 +63,7 @@ struct Progress {
 }
 
 impl Season {
+    /// Swiss division `d`'s rounds in the list in force, and the results entered for them.
     fn progress(&self, cur: &Current, d: usize) -> Progress {
         let lg = &cur.league;
         let div = &lg.divisions[d];
