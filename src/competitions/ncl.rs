@@ -88,7 +88,7 @@ pub struct Split {
 /// matches between the teams still tying (12.2 b: match points among them), then team index
 /// (12.2's board count, board elimination and coin toss need board results this program does
 /// not have).
-fn placed(pool: &[usize], played: &[Played], teams: usize) -> Vec<usize> {
+pub fn placed(pool: &[usize], played: &[Played], teams: usize) -> Vec<usize> {
     let within: Vec<Played> = played
         .iter()
         .filter(|m| pool.contains(&m.first) && pool.contains(&m.second))

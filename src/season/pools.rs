@@ -87,6 +87,16 @@ impl Season {
     /// The results entered for matches of division `d` within a preliminary pool (`a` one of
     /// them).
     fn pool_results(&self, cur: &Current, d: usize, a: &[usize]) -> Vec<Played> {
+        self.results_where(cur, d, |m| a.contains(&m.home) == a.contains(&m.away))
+    }
+
+    /// The results entered for the matches of division `d` that `keep` keeps.
+    fn results_where(
+        &self,
+        cur: &Current,
+        d: usize,
+        keep: impl Fn(&crate::model::Match) -> bool,
+    ) -> Vec<Played> {
         let lg = &cur.league;
         let dates = lg.divisions[d].rounds.clone().unwrap_or_default();
         let round = |date| {
@@ -98,7 +108,7 @@ impl Season {
         cur.list
             .matches
             .iter()
-            .filter(|m| m.division == d && a.contains(&m.home) == a.contains(&m.away))
+            .filter(|m| m.division == d && keep(m))
             .filter_map(|m| {
                 let s = self.league_result(lg, *m)?;
                 Some(Played {
@@ -114,7 +124,8 @@ impl Season {
 
     /// The tables division `d` shows: a pools division its two preliminary pools, then, once
     /// they are formed, its championship and relegation pools, each counting only the matches
-    /// among its teams (rule 6.3); any other division one table.
+    /// among its teams (rule 6.3), placed as rule 12.2 (a) and (b) place them; any other
+    /// division one table.
     pub fn tables(&self, cur: &Current, d: usize) -> Vec<(String, Vec<Standing>)> {
         let div = &cur.league.divisions[d];
         if !div.pools || ncl::unfit(&cur.league, d).is_some() {
@@ -134,7 +145,12 @@ impl Season {
         pools
             .into_iter()
             .map(|(pool, teams)| {
-                let rows = self.standings_among(cur, d, &teams);
+                let among =
+                    |m: &crate::model::Match| teams.contains(&m.home) && teams.contains(&m.away);
+                let played = self.results_where(cur, d, among);
+                let order = ncl::placed(&teams, &played, cur.league.teams.len());
+                let mut rows = self.standings_among(cur, d, &teams);
+                rows.sort_by_key(|r| order.iter().position(|&t| t == r.team));
                 (format!("{}, {pool}", div.name), rows)
             })
             .collect()
