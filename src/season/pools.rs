@@ -69,19 +69,27 @@ pub fn drawn_pools(cur: &Current, d: usize) -> (Vec<usize>, Vec<usize>) {
     }
 }
 
+/// Whether the final pools of division `d` are formed: a match between a team of preliminary
+/// pool `a` and one of the other pool.
+fn formed(cur: &Current, d: usize, a: &[usize]) -> bool {
+    cur.list
+        .matches
+        .iter()
+        .any(|m| m.division == d && a.contains(&m.home) != a.contains(&m.away))
+}
+
+/// The matches of the preliminary rounds of `teams` teams: two pools, each a round robin.
+fn preliminary_matches(teams: usize) -> usize {
+    let half = teams / 2;
+    half * half.saturating_sub(1)
+}
+
 impl Season {
     /// The results of the preliminary matches of pools division `d` entered so far; `None` once
     /// its final pools are formed (a match between teams of different preliminary pools).
     fn preliminary(&self, cur: &Current, d: usize) -> Option<Vec<Played>> {
         let (a, _) = drawn_pools(cur, d);
-        let across = |m: &&crate::model::Match| a.contains(&m.home) != a.contains(&m.away);
-        let formed = cur
-            .list
-            .matches
-            .iter()
-            .filter(|m| m.division == d)
-            .any(|m| across(&m));
-        (!formed).then(|| self.pool_results(cur, d, &a))
+        (!formed(cur, d, &a)).then(|| self.pool_results(cur, d, &a))
     }
 
     /// The results entered for matches of division `d` within a preliminary pool (`a` one of
@@ -132,7 +140,7 @@ impl Season {
             return vec![(div.name.clone(), self.standings(cur, d))];
         }
         let (a, b) = drawn_pools(cur, d);
-        let pools = if self.preliminary(cur, d).is_some() {
+        let pools = if !formed(cur, d, &a) {
             [("preliminary pool A", a), ("preliminary pool B", b)]
         } else {
             let played = self.pool_results(cur, d, &a);
@@ -162,9 +170,8 @@ impl Season {
         if !lg.divisions[d].pools || ncl::unfit(lg, d).is_some() {
             return false;
         }
-        let half = lg.divisions[d].teams.len() / 2;
         self.preliminary(cur, d)
-            .is_some_and(|p| p.len() == half * (half - 1))
+            .is_some_and(|p| p.len() == preliminary_matches(lg.divisions[d].teams.len()))
     }
 
     /// Forms the final pools of `division` from its preliminary results and publishes their
@@ -203,7 +210,7 @@ impl Season {
                 "the final pools of {name} are formed already"
             )));
         };
-        let prelim = a.len() * (a.len() - 1) / 2 + b.len() * (b.len() - 1) / 2;
+        let prelim = preliminary_matches(a.len() + b.len());
         if played.len() < prelim {
             return Err(SeasonError::Refused(vec![format!(
                 "{} of the {prelim} preliminary matches of {name} have no result yet: the final pools are formed from all of them",

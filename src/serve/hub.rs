@@ -218,14 +218,14 @@ fn of_season(hub: &mut Hub, s: &Season) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// Each division's table, with what its state offers: final pools to form (4NCL 6.3) or, once
-/// it is finished, play-offs among teams level (rule 12).
+/// Each division's tables, with what its state offers: final pools to form (4NCL 6.3), a
+/// Swiss round to pair (6.4) or, once it is finished, play-offs among teams level (rule 12).
 fn divisions(hub: &mut Hub, s: &Season, cur: &Current) {
     let today = hub.today;
     let lg = &cur.league;
     let name = |t: usize| lg.teams[t].name.as_str();
     for d in 0..lg.divisions.len() {
-        let rows = s.standings(cur, d);
+        let tables = s.tables(cur, d);
         let division = lg.divisions[d].name.clone();
         let open = hub.awaiting.iter().any(|(_, c, _)| *c == division)
             || cur
@@ -237,10 +237,13 @@ fn divisions(hub: &mut Hub, s: &Season, cur: &Current) {
             hub.pools_due.push(division.clone());
         } else if let Some(round) = s.swiss_round_due(cur, d) {
             hub.swiss_due.push((division.clone(), round));
-        } else if !open && !rows.is_empty() && lg.divisions[d].format != Format::Paired {
-            level(hub, cur, &rows, d);
+        } else if !open && lg.divisions[d].format != Format::Paired {
+            // A round robin's one table.
+            if let Some((_, rows)) = tables.first().filter(|t| !t.1.is_empty()) {
+                level(hub, cur, rows, d);
+            }
         }
-        for (division, rows) in s.tables(cur, d) {
+        for (division, rows) in tables {
             hub.tables.push(Table {
                 division,
                 rows: rows
