@@ -43,7 +43,10 @@ pub fn drawn_pools(cur: &Current, d: usize) -> (Vec<usize>, Vec<usize>) {
         let (x, y) = (root(&mut group, m.home), root(&mut group, m.away));
         group[x] = y;
     }
-    let top = root(&mut group, a[0]);
+    let Some(&seed) = a.first() else {
+        return (a, b);
+    };
+    let top = root(&mut group, seed);
     let (mut first, mut second) = (Vec::new(), Vec::new());
     for &t in &div.teams {
         if root(&mut group, t) == top {
