@@ -266,7 +266,7 @@ fn with_paired_rounds(
             let rounds = ncl::as_matches(league, d, &ncl::preliminary(league, d));
             matches.extend(rounds.unwrap_or_default());
         } else if swiss::is_swiss(league, d) {
-            let (round, _) = swiss::paired_round(league, d, 1, &[], &[]).map_err(cannot)?;
+            let (round, _) = swiss::paired_round(league, d, 1, &[], &[], &[]).map_err(cannot)?;
             matches.extend(round);
         }
     }
@@ -397,15 +397,13 @@ pub fn rerun_planned(
 ) -> Result<Rescheduled, Failure> {
     let opts = plan.options(opts);
     let solved = solve::solve(&plan.solving(), &opts)?;
-    // The divisions paired round by round keep their rounds: the solver does not make them.
-    let from = plan.rerun.from.unwrap_or(NaiveDate::MIN);
+    // The divisions paired round by round keep their rounds: the solver does not make them. A
+    // withdrawn team's are scratched, the played ones too (rule 11.2), as in the other divisions.
     let carried: Vec<Match> = current
         .matches
         .iter()
         .filter(|m| plan.league.divisions[m.division].format == Format::Paired)
-        .filter(|m| {
-            m.date < from || !(plan.league.withdrawn(m.home) || plan.league.withdrawn(m.away))
-        })
+        .filter(|m| !(plan.league.withdrawn(m.home) || plan.league.withdrawn(m.away)))
         .copied()
         .collect();
     let solution = conclude(&plan.league, solved, &opts, &plan.rerun, &carried)?;

@@ -1916,3 +1916,190 @@ fn the_preliminary_pools_are_those_drawn_whatever_the_ratings_say_later() {
     };
     assert_eq!(unordered(drawn_pools(&cur, 0)), unordered(drawn));
 }
+
+/// Enters a result for each match of the list in force dated `day`, entered that day: `score`
+/// of its (first-named, second-named) teams.
+fn play_day(
+    season: &mut fixtures::season::record::Season,
+    day: &str,
+    score: impl Fn(TeamId, TeamId) -> &'static str,
+) {
+    let cur = season.current().unwrap();
+    let name = |t: TeamId| cur.league.teams[t].name.clone();
+    for m in cur.list.matches.iter().filter(|m| m.date == date(day)) {
+        let fixture = format!("{} v {}", name(m.home), name(m.away));
+        season
+            .enter_result(date(day), &fixture, None, score(m.home, m.away), None)
+            .unwrap();
+    }
+}
+
+/// A team withdrawing from a Swiss division after two rounds: its matches are scratched, the
+/// played ones too (rule 11.2), and the later rounds pair the six teams left, with no bye.
+/// The teams whose matches against it were scratched did not have a bye: the table counts a
+/// bye as a win for the two teams that had one and for no one else.
+#[test]
+fn a_team_withdrawing_from_a_swiss_division_leaves_the_later_rounds() {
+    use fixtures::season::record::Season;
+    let text = swiss_league();
+    let league = parse_league(&text, "swiss.toml").unwrap();
+    let opts = Options {
+        time_limit: 10.0,
+        threads: 1,
+        ..Options::default()
+    };
+    let first = fixtures::pipeline::solve(&league, &opts).expect("the first draw");
+    let mut season =
+        Season::start(&text, "swiss.toml", first.checked.csv(), date("2026-11-01")).unwrap();
+    play_day(&mut season, "2026-11-14", |_, _| "4-2");
+    season
+        .swiss_round(date("2026-11-14"), "Division 3")
+        .unwrap();
+    play_day(&mut season, "2026-11-15", |_, _| "4-2");
+    let list = season.list().unwrap();
+    let of = |t: TeamId| {
+        list.matches
+            .iter()
+            .filter(|m| m.home == t || m.away == t)
+            .count()
+    };
+    // A team that played both rounds, so that both byes went to teams that stay.
+    let gone = (0..7).find(|&t| of(t) == 2).unwrap();
+    let gone_name = league.teams[gone].name.clone();
+    season
+        .reschedule(date("2026-11-20"), &[gone_name], &[], &opts)
+        .unwrap();
+    let list = season.list().unwrap();
+    assert!(
+        list.matches
+            .iter()
+            .all(|m| m.home != gone && m.away != gone),
+        "its matches are scratched, the played ones too"
+    );
+    assert_eq!(list.matches.len(), 4);
+    let days = ["2026-11-15", "2026-12-12", "2026-12-13", "2027-01-30"];
+    for w in days.windows(2) {
+        season.swiss_round(date(w[0]), "Division 3").unwrap();
+        let round: Vec<_> = season
+            .list()
+            .unwrap()
+            .matches
+            .into_iter()
+            .filter(|m| m.date == date(w[1]))
+            .collect();
+        assert_eq!(round.len(), 3, "six teams left: three matches, no bye");
+        assert!(round.iter().all(|m| m.home != gone && m.away != gone));
+        play_day(&mut season, w[1], |_, _| "4-2");
+    }
+    let problems = season.verify_all();
+    assert!(problems.iter().all(|(_, v)| v.is_empty()), "{problems:?}");
+    let cur = season.current().unwrap();
+    let table = &season.tables(&cur, 0)[0].1;
+    assert_eq!(table.len(), 6, "the withdrawn team leaves the table");
+    let points: u32 = table.iter().map(|r| r.match_points).sum();
+    assert_eq!(points, 2 * 13 + 2 * 2, "13 results and two byes");
+}
+
+/// A team withdrawing from a preliminary pool of a 4NCL division: its matches are scratched, its
+/// pool plays on with seven (each team idle in the round it would have met it), and the final
+/// pools are formed from the top four of each pool, the relegation pool of seven teams playing
+/// four rounds with one of them idle each round; every version checked. When the seven teams'
+/// home and away counts cannot be kept within the league's limit, the final pools are refused
+/// in words that name the setting that allows them.
+#[test]
+fn a_team_withdrawing_from_a_4ncl_pool_leaves_a_relegation_pool_of_seven() {
+    use fixtures::season::record::{Season, SeasonError};
+    let league = parse_league(NCL, "4ncl.toml").unwrap();
+    let opts = Options {
+        time_limit: 10.0,
+        threads: 1,
+        ..Options::default()
+    };
+    let first = fixtures::pipeline::solve(&league, &opts).expect("the first draw");
+    let mut season =
+        Season::start(NCL, "4ncl.toml", first.checked.csv(), date("2026-11-01")).unwrap();
+    let (a, b) = fixtures::competitions::ncl::league_pools(&league, 0);
+    // Each team's home matches less away ones in its preliminary pool; within each pool the
+    // teams ahead of the others have them alternately more and fewer, so the relegation pool's
+    // can be kept level.
+    let lean = |t: TeamId| {
+        let l = first.checked.list().matches.iter();
+        l.map(|m| i32::from(m.home == t) - i32::from(m.away == t))
+            .sum::<i32>()
+    };
+    let mut strength = vec![0; league.teams.len()];
+    for pool in [&a, &b] {
+        let (mut more, mut fewer): (Vec<TeamId>, Vec<TeamId>) =
+            pool.iter().partition(|&&t| lean(t) > 0);
+        let mut order = Vec::new();
+        while !more.is_empty() || !fewer.is_empty() {
+            order.extend(more.pop());
+            order.extend(fewer.pop());
+        }
+        for (k, &t) in order.iter().enumerate() {
+            strength[t] = pool.len() - k;
+        }
+    }
+    let result = move |x: TeamId, y: TeamId| {
+        if strength[x] > strength[y] {
+            "5-3"
+        } else {
+            "3-5"
+        }
+    };
+    let rounds = league.divisions[0].rounds.clone().unwrap();
+    // The same season where the first-named team always wins: the relegation pool is the seven
+    // teams with fewer home matches, and four of them play three final matches.
+    let mut lopsided = season.clone();
+    for r in &rounds[..2] {
+        play_day(&mut season, &r.to_string(), &result);
+        play_day(&mut lopsided, &r.to_string(), |_, _| "5-3");
+    }
+    let gone = vec![league.teams[a[2]].name.clone()];
+    for s in [&mut season, &mut lopsided] {
+        s.reschedule(date("2026-11-20"), &gone, &[], &opts).unwrap();
+        let list = s.list().unwrap();
+        assert_eq!(
+            list.matches.len(),
+            56 - 7,
+            "its seven preliminary matches scratched"
+        );
+    }
+    for r in &rounds[2..7] {
+        play_day(&mut season, &r.to_string(), &result);
+        play_day(&mut lopsided, &r.to_string(), |_, _| "5-3");
+    }
+    match lopsided.final_pools(date("2027-03-13"), "Division 1") {
+        Err(SeasonError::Refused(why)) => assert!(
+            why[0].contains("more away matches than home") && why[0].ends_with("may allow 2"),
+            "{why:?}"
+        ),
+        other => panic!("final pools that break home_away_balance: {other:?}"),
+    }
+    let cur = season.current().unwrap();
+    assert!(season.final_pools_due(&cur, 0));
+    season
+        .final_pools(date("2027-03-13"), "Division 1")
+        .unwrap();
+    let list = season.list().unwrap();
+    assert_eq!(
+        list.matches.len(),
+        49 + 16 + 12,
+        "four rounds of four and of three"
+    );
+    let problems = season.verify_all();
+    assert!(problems.iter().all(|(_, v)| v.is_empty()), "{problems:?}");
+    let cur = season.current().unwrap();
+    let sizes: Vec<(String, usize)> = season
+        .tables(&cur, 0)
+        .into_iter()
+        .map(|(n, rows)| (n, rows.len()))
+        .collect();
+    assert_eq!(
+        sizes,
+        [
+            ("Division 1, championship pool".to_string(), 8),
+            ("Division 1, relegation pool".to_string(), 7)
+        ]
+    );
+}

@@ -127,19 +127,24 @@ pub fn placed(pool: &[usize], played: &[Played], teams: usize) -> Vec<usize> {
 
 /// The split after the preliminary rounds (`played`: their results), and rounds
 /// `first_round` ... `first_round + 3` in each final pool: each team meets the four it has not
-/// played (those from the other preliminary pool), first-named alternating by round.
+/// played (those from the other preliminary pool), first-named alternating by round. A pool a
+/// withdrawal left short sends its top four up all the same, and the rest down; `lean` (each
+/// team's times first-named less times second-named so far, as `leans` counts them) keeps the
+/// teams level when a final pool's two halves differ in size.
 pub fn split(
     pool_a: &[usize],
     pool_b: &[usize],
     played: &[Played],
     teams: usize,
     first_round: u32,
+    lean: &[i32],
 ) -> Split {
     let a = placed(pool_a, played, teams);
     let b = placed(pool_b, played, teams);
-    let half = a.len() / 2;
-    let championship: Vec<usize> = a[..half].iter().chain(&b[..half]).copied().collect();
-    let relegation: Vec<usize> = a[half..].iter().chain(&b[half..]).copied().collect();
+    let half = a.len().max(b.len()).div_ceil(2);
+    let (ha, hb) = (half.min(a.len()), half.min(b.len()));
+    let championship: Vec<usize> = a[..ha].iter().chain(&b[..hb]).copied().collect();
+    let relegation: Vec<usize> = a[ha..].iter().chain(&b[hb..]).copied().collect();
     let same = |x: usize, y: usize| {
         (championship.contains(&x) && championship.contains(&y))
             || (relegation.contains(&x) && relegation.contains(&y))
@@ -150,20 +155,8 @@ pub fn split(
         .cloned()
         .collect();
     let mut rounds = Vec::new();
-    for (top, bottom) in [(&a[..half], &b[..half]), (&a[half..], &b[half..])] {
-        let k = top.len();
-        for r in 0..k {
-            for (i, &x) in top.iter().enumerate() {
-                let y = bottom[(i + r) % k];
-                let round = first_round + r as u32;
-                // First-named alternates by round: each team is first-named twice.
-                if r % 2 == 0 {
-                    rounds.push((round, x, y));
-                } else {
-                    rounds.push((round, y, x));
-                }
-            }
-        }
+    for (top, bottom) in [(&a[..ha], &b[..hb]), (&a[ha..], &b[hb..])] {
+        rounds.extend(final_rounds(top, bottom, first_round, lean));
     }
     Split {
         championship,
@@ -171,6 +164,89 @@ pub fn split(
         carried,
         rounds,
     }
+}
+
+/// Each of `teams` teams' times first-named less times second-named in `played`.
+pub fn leans(played: &[Played], teams: usize) -> Vec<i32> {
+    let mut lean = vec![0; teams];
+    for m in played {
+        lean[m.first] += 1;
+        lean[m.second] -= 1;
+    }
+    lean
+}
+
+/// The rounds of one final pool: each team of `top` meets each of `bottom` over k rounds (k the
+/// larger side's size), first-named alternating by round. When the sides differ, a team of the
+/// larger one is idle each round, and the alternation no longer evens out: the first-named of
+/// each match is then chosen so that the largest first-named lean at the end (`lean` so far) is
+/// as small as it can be (every choice tried up to 16 matches, single changes after that).
+fn final_rounds(top: &[usize], bottom: &[usize], first_round: u32, lean: &[i32]) -> Vec<Match> {
+    let k = top.len().max(bottom.len());
+    let mut rounds = Vec::new();
+    for r in 0..k {
+        for i in 0..k {
+            let (Some(&x), Some(&y)) = (top.get(i), bottom.get((i + r) % k)) else {
+                continue;
+            };
+            let round = first_round + r as u32;
+            rounds.push(if r % 2 == 0 {
+                (round, x, y)
+            } else {
+                (round, y, x)
+            });
+        }
+    }
+    if top.len() == bottom.len() {
+        return rounds;
+    }
+    // (largest lean, sum of squared leans) after `rounds`.
+    let cost = |rounds: &[Match]| {
+        let mut after: Vec<(usize, i32)> = top
+            .iter()
+            .chain(bottom)
+            .map(|&t| (t, lean.get(t).copied().unwrap_or(0)))
+            .collect();
+        for &(_, x, y) in rounds {
+            for (t, l) in after.iter_mut() {
+                *l += i32::from(*t == x) - i32::from(*t == y);
+            }
+        }
+        let worst = after.iter().map(|p| p.1.abs()).max().unwrap_or(0);
+        (worst, after.iter().map(|p| p.1 * p.1).sum::<i32>())
+    };
+    let flip = |m: &mut Match| *m = (m.0, m.2, m.1);
+    let mut best = cost(&rounds);
+    if rounds.len() <= 16 {
+        let base = rounds.clone();
+        for mask in 1u32..1 << base.len() {
+            let mut tried = base.clone();
+            for (i, m) in tried.iter_mut().enumerate() {
+                if mask >> i & 1 == 1 {
+                    flip(m);
+                }
+            }
+            let c = cost(&tried);
+            if c < best {
+                (rounds, best) = (tried, c);
+            }
+        }
+        return rounds;
+    }
+    let mut better = true;
+    while better {
+        better = false;
+        for i in 0..rounds.len() {
+            flip(&mut rounds[i]);
+            let c = cost(&rounds);
+            if c < best {
+                (best, better) = (c, true);
+            } else {
+                flip(&mut rounds[i]);
+            }
+        }
+    }
+    rounds
 }
 
 /// Why division `div` of `league` cannot be played as two 4NCL pools, if it cannot: a number
@@ -291,5 +367,39 @@ mod tests {
             a.contains(&1),
             "club-mates in different pools"
         );
+    }
+
+    /// A final pool of three and four teams: every pair meets once, one team of the four is
+    /// idle each round, and the first-named are chosen so every lean ends within one, where
+    /// alternating by round would leave two of the four at two.
+    #[test]
+    fn a_short_final_pool_keeps_the_home_and_away_counts_level() {
+        let (top, bottom) = ([0, 1, 2], [3, 4, 5, 6]);
+        // Alternating by round gives the team in place j of the four one home match less than
+        // away when j is even: these leans would end at -2 and +2 there.
+        let lean = [1, -1, 1, -1, 1, -1, 1];
+        let rounds = final_rounds(&top, &bottom, 8, &lean);
+        assert_eq!(rounds.len(), 12);
+        let mut pairs: Vec<(usize, usize)> = rounds
+            .iter()
+            .map(|m| (m.1.min(m.2), m.1.max(m.2)))
+            .collect();
+        pairs.sort();
+        pairs.dedup();
+        assert_eq!(pairs.len(), 12, "every pair once");
+        for r in 8..12 {
+            let playing: Vec<usize> = rounds
+                .iter()
+                .filter(|m| m.0 == r)
+                .flat_map(|m| [m.1, m.2])
+                .collect();
+            assert_eq!(playing.len(), 6, "round {r}: one team idle");
+        }
+        let mut after = lean.to_vec();
+        for &(_, x, y) in &rounds {
+            after[x] += 1;
+            after[y] -= 1;
+        }
+        assert!(after.iter().all(|l| l.abs() <= 1), "{after:?}");
     }
 }

@@ -8,18 +8,21 @@ use crate::competitions::ncl;
 use crate::competitions::swiss::Played;
 use chrono::NaiveDate;
 
-/// The preliminary pools of division `d` as drawn: the two groups of teams its matches up to
-/// the last preliminary round date join, in the order of the pools its ratings give when they
-/// are the same, else the one holding the lowest-numbered team first; the pools its ratings
-/// give when the list does not show two (a rating changed since the draw moves no team).
+/// The preliminary pools of division `d` as drawn, less any team withdrawn: the two groups of
+/// teams its matches up to the last preliminary round date join, the one its ratings' first
+/// pool is first when it is one of them, else the one holding the lowest-numbered team; the
+/// pools its ratings give when the list does not show two (a rating changed since the draw
+/// moves no team).
 pub fn drawn_pools(cur: &Current, d: usize) -> (Vec<usize>, Vec<usize>) {
     let lg = &cur.league;
     let div = &lg.divisions[d];
-    let (a, b) = ncl::league_pools(lg, d);
+    let (mut a, mut b) = ncl::league_pools(lg, d);
+    a.retain(|&t| !lg.withdrawn(t));
+    b.retain(|&t| !lg.withdrawn(t));
     let last = div
         .rounds
         .as_ref()
-        .and_then(|r| r.get(a.len().saturating_sub(2)))
+        .and_then(|r| r.get((div.teams.len() / 2).saturating_sub(2)))
         .copied();
     let Some(last) = last else {
         return (a, b);
@@ -43,32 +46,25 @@ pub fn drawn_pools(cur: &Current, d: usize) -> (Vec<usize>, Vec<usize>) {
         let (x, y) = (root(&mut group, m.home), root(&mut group, m.away));
         group[x] = y;
     }
-    let Some(&seed) = a.first() else {
-        return (a, b);
-    };
-    let top = root(&mut group, seed);
-    let (mut first, mut second) = (Vec::new(), Vec::new());
-    for &t in &div.teams {
-        if root(&mut group, t) == top {
-            first.push(t);
-        } else {
-            second.push(t);
-        }
+    let mut groups: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+    for &t in div.teams.iter().filter(|&&t| !lg.withdrawn(t)) {
+        groups.entry(root(&mut group, t)).or_default().push(t);
     }
-    first.sort_unstable();
-    second.sort_unstable();
-    if first.len() != a.len() || second.len() != b.len() || first == a {
-        // Not two pools (nothing drawn yet), or the pools the ratings give, in their order.
+    let mut two: Vec<Vec<usize>> = groups.into_values().collect();
+    if two.len() != 2 {
+        // Not two pools (nothing drawn yet).
         return (a, b);
     }
-    if first == b {
-        return (b, a);
+    for g in &mut two {
+        g.sort_unstable();
     }
-    // The drawn pools differ from the ratings' now: the one holding the first team first.
-    if first.first() < second.first() {
-        (first, second)
-    } else {
+    two.sort();
+    let second = two.pop().unwrap_or_default();
+    let first = two.pop().unwrap_or_default();
+    if second == a {
         (second, first)
+    } else {
+        (first, second)
     }
 }
 
@@ -81,10 +77,60 @@ fn formed(cur: &Current, d: usize, a: &[usize]) -> bool {
         .any(|m| m.division == d && a.contains(&m.home) != a.contains(&m.away))
 }
 
-/// The matches of the preliminary rounds of `teams` teams: two pools, each a round robin.
-fn preliminary_matches(teams: usize) -> usize {
-    let half = teams / 2;
-    half * half.saturating_sub(1)
+/// The matches of division `d` in the list within a preliminary pool (`a` one of them).
+fn preliminary_matches(cur: &Current, d: usize, a: &[usize]) -> usize {
+    cur.list
+        .matches
+        .iter()
+        .filter(|m| m.division == d && a.contains(&m.home) == a.contains(&m.away))
+        .count()
+}
+
+/// Each team's times first-named less times second-named in division `d` so far, its fixtures
+/// scratched by withdrawals too (as the checker counts them).
+fn leans(cur: &Current, d: usize) -> Vec<i32> {
+    let mut lean = vec![0; cur.league.teams.len()];
+    let ours = |&&(h, _): &&(usize, usize)| cur.league.teams[h].division == d;
+    let listed = cur.list.matches.iter().filter(|m| m.division == d);
+    for (h, a) in listed
+        .map(|m| (m.home, m.away))
+        .chain(cur.scratched.iter().filter(ours).copied())
+    {
+        lean[h] += 1;
+        lean[a] -= 1;
+    }
+    lean
+}
+
+/// Why final pools leaving each team's first-named less second-named matches at `lean` break
+/// the league's `home_away_balance`, if they do: a pool a withdrawal left short plays an odd
+/// number of final matches, and the counts cannot always be kept level.
+fn unbalanced(lg: &crate::model::League, division: &str, lean: &[i32]) -> Option<String> {
+    let most = lg.rules.home_away_balance as i32;
+    let over: Vec<String> = lean
+        .iter()
+        .enumerate()
+        .filter(|&(_, l)| l.abs() > most)
+        .map(|(t, l)| {
+            let (more, than) = if *l > 0 {
+                ("home", "away")
+            } else {
+                ("away", "home")
+            };
+            format!(
+                "{} would have {} more {more} matches than {than}",
+                lg.teams[t].name,
+                l.abs()
+            )
+        })
+        .collect();
+    (!over.is_empty()).then(|| {
+        format!(
+            "the final pools of {division} cannot keep every team's home and away matches within {most} of each other, a pool being short since a withdrawal: {}. The league's setting \"Largest difference between a team's home and away matches\" may allow {}",
+            over.join("; "),
+            most + 1
+        )
+    })
 }
 
 impl Season {
@@ -135,10 +181,13 @@ impl Season {
 
     /// The tables division `d` shows: a pools division its two preliminary pools, then, once
     /// they are formed, its championship and relegation pools, each counting only the matches
-    /// among its teams (rule 6.3), placed as rule 12.2 (a) and (b) place them; any other
-    /// division one table.
+    /// among its teams (rule 6.3), placed as rule 12.2 (a) and (b) place them; a Swiss division
+    /// its table with byes and rule 12.3's tie-breaks; any other division one table.
     pub fn tables(&self, cur: &Current, d: usize) -> Vec<(String, Vec<Standing>)> {
         let div = &cur.league.divisions[d];
+        if super::swiss::is_swiss(&cur.league, d) {
+            return vec![(div.name.clone(), self.swiss_table(cur, d))];
+        }
         if !div.pools || ncl::unfit(&cur.league, d).is_some() {
             return vec![(div.name.clone(), self.standings(cur, d))];
         }
@@ -147,7 +196,7 @@ impl Season {
             [("preliminary pool A", a), ("preliminary pool B", b)]
         } else {
             let played = self.pool_results(cur, d, &a);
-            let split = ncl::split(&a, &b, &played, cur.league.teams.len(), a.len() as u32);
+            let split = ncl::split(&a, &b, &played, cur.league.teams.len(), 0, &[]);
             [
                 ("championship pool", split.championship),
                 ("relegation pool", split.relegation),
@@ -173,8 +222,9 @@ impl Season {
         if !lg.divisions[d].pools || ncl::unfit(lg, d).is_some() {
             return false;
         }
+        let (a, _) = drawn_pools(cur, d);
         self.preliminary(cur, d)
-            .is_some_and(|p| p.len() == preliminary_matches(lg.divisions[d].teams.len()))
+            .is_some_and(|p| p.len() == preliminary_matches(cur, d, &a))
     }
 
     /// Forms the final pools of `division` from its preliminary results and publishes their
@@ -213,14 +263,24 @@ impl Season {
                 "the final pools of {name} are formed already"
             )));
         };
-        let prelim = preliminary_matches(a.len() + b.len());
+        let prelim = preliminary_matches(&cur, d, &a);
         if played.len() < prelim {
             return Err(SeasonError::Refused(vec![format!(
                 "{} of the {prelim} preliminary matches of {name} have no result yet: the final pools are formed from all of them",
                 prelim - played.len()
             )]));
         }
-        let split = ncl::split(&a, &b, &played, lg.teams.len(), a.len() as u32);
+        // The first final round follows the n/2 - 1 preliminary ones.
+        let first_round = (lg.divisions[d].teams.len() / 2) as u32;
+        let mut lean = leans(&cur, d);
+        let split = ncl::split(&a, &b, &played, lg.teams.len(), first_round, &lean);
+        for &(_, x, y) in &split.rounds {
+            lean[x] += 1;
+            lean[y] -= 1;
+        }
+        if let Some(why) = unbalanced(lg, &name, &lean) {
+            return Err(SeasonError::Refused(vec![why]));
+        }
         let rounds = ncl::as_matches(lg, d, &split.rounds).ok_or_else(|| {
             SeasonError::Refused(vec![format!("{name} has no date for a final round")])
         })?;

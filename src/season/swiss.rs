@@ -1,6 +1,7 @@
 //! A Swiss division through the season (4NCL rule 6.4): each round paired from the results of
 //! the rounds before it, once all of them are in, and placed on the division's round date.
 
+use super::operate::Standing;
 use super::record::{Current, Entry, Kind, Season, SeasonError};
 use crate::competitions::swiss::{self, Played};
 use crate::model::{Format, League, Match, TeamId};
@@ -12,15 +13,18 @@ pub fn is_swiss(league: &League, d: usize) -> bool {
     div.format == Format::Paired && !div.pools
 }
 
-/// Round `round` (from 1) of Swiss division `d`, paired from the results so far (`played`
-/// and `byes` in the division's own team numbers), on the division's date for it: its
-/// matches, and the team with the bye.
+/// Round `round` (from 1) of Swiss division `d`, paired from the results so far (`played`,
+/// `byes` and the fixtures `scratched` by withdrawals, in the division's own team numbers),
+/// among the teams that have not withdrawn, on the division's date for it: its matches, and
+/// the team with the bye. A scratched fixture counts towards its teams' first-named balance, as
+/// the checker counts it.
 pub fn paired_round(
     league: &League,
     d: usize,
     round: usize,
     played: &[Played],
     byes: &[usize],
+    scratched: &[(usize, usize)],
 ) -> Result<(Vec<Match>, Option<TeamId>), String> {
     let div = &league.divisions[d];
     let date = div
@@ -28,26 +32,46 @@ pub fn paired_round(
         .as_ref()
         .and_then(|r| r.get(round.checked_sub(1)?))
         .ok_or_else(|| format!("{} has no date for round {round}", div.name))?;
-    let standings = swiss::standings(div.teams.len(), played, byes);
+    // The teams still in, numbered 0.. among themselves.
+    let active: Vec<usize> = (0..div.teams.len())
+        .filter(|&i| !league.withdrawn(div.teams[i]))
+        .collect();
+    let local = |i: usize| active.iter().position(|&a| a == i);
+    let played: Vec<Played> = played
+        .iter()
+        .filter_map(|m| {
+            Some(Played {
+                first: local(m.first)?,
+                second: local(m.second)?,
+                ..m.clone()
+            })
+        })
+        .collect();
+    let byes: Vec<usize> = byes.iter().filter_map(|&t| local(t)).collect();
+    let mut standings = swiss::standings(active.len(), &played, &byes);
+    for &(first, second) in scratched {
+        if let Some(t) = local(first) {
+            standings[t].first_named += 1;
+        }
+        if let Some(t) = local(second) {
+            standings[t].second_named += 1;
+        }
+    }
+    let teams: Vec<TeamId> = active.iter().map(|&i| div.teams[i]).collect();
     let balance = league.rules.home_away_balance as i32;
-    let pairing = swiss::pair(
-        &standings,
-        played,
-        balance,
-        &swiss::seeds(league, &div.teams),
-    )
-    .map_err(|e| format!("round {round} of {}: {e}", div.name))?;
+    let pairing = swiss::pair(&standings, &played, balance, &swiss::seeds(league, &teams))
+        .map_err(|e| format!("round {round} of {}: {e}", div.name))?;
     let matches = pairing
         .pairs
         .iter()
         .map(|&(x, y)| Match {
             date: *date,
             division: d,
-            home: div.teams[x],
-            away: div.teams[y],
+            home: teams[x],
+            away: teams[y],
         })
         .collect();
-    Ok((matches, pairing.bye.map(|t| div.teams[t])))
+    Ok((matches, pairing.bye.map(|t| teams[t])))
 }
 
 /// Where a Swiss division stands in the list in force.
@@ -58,12 +82,40 @@ struct Progress {
     played: Vec<Played>,
     /// Teams (own numbers) that had a bye.
     byes: Vec<usize>,
+    /// Fixtures (own numbers, first-named first) scratched by withdrawals.
+    scratched: Vec<(usize, usize)>,
     /// Matches of the division without a result.
     waiting: usize,
 }
 
 impl Season {
-    /// Swiss division `d`'s rounds in the list in force, and the results entered for them.
+    /// The fixtures of division `d` that withdrawals scratched, with the dates they had (from
+    /// the log's changes).
+    fn scratched_in(&self, cur: &Current, d: usize) -> Vec<(TeamId, TeamId, NaiveDate)> {
+        let lg = &cur.league;
+        let div = &lg.divisions[d];
+        let pair = |fixture: &str| {
+            div.teams.iter().find_map(|&h| {
+                let rest = fixture.strip_prefix(lg.teams[h].name.as_str())?;
+                let away = rest.strip_prefix(" v ")?;
+                Some((h, lg.team_by_name(away)?))
+            })
+        };
+        self.log
+            .iter()
+            .filter(|e| e.kind == Kind::Withdrawal)
+            .flat_map(|e| &e.changes)
+            .filter(|c| c.status == "scratched" && c.competition == div.name)
+            .filter_map(|c| {
+                let (h, a) = pair(&c.fixture)?;
+                Some((h, a, c.old?))
+            })
+            .collect()
+    }
+
+    /// Swiss division `d`'s rounds in the list in force, and the results entered for them. A
+    /// team still in without a match in a round had the bye, unless a withdrawal scratched its
+    /// match of that round.
     fn progress(&self, cur: &Current, d: usize) -> Progress {
         let lg = &cur.league;
         let div = &lg.divisions[d];
@@ -82,10 +134,15 @@ impl Season {
             .map(|m| round(m.date))
             .max()
             .map_or(1, |r| r + 1);
+        let scratched = self.scratched_in(cur, d);
         let mut p = Progress {
             next,
             played: Vec::new(),
             byes: Vec::new(),
+            scratched: scratched
+                .iter()
+                .filter_map(|&(h, a, _)| Some((local(h)?, local(a)?)))
+                .collect(),
             waiting: 0,
         };
         for m in &ours {
@@ -103,17 +160,44 @@ impl Season {
                 None => p.waiting += 1,
             }
         }
-        if div.teams.len() % 2 == 1 {
-            for r in 1..next {
-                let playing = |t: TeamId| {
-                    ours.iter()
-                        .any(|m| round(m.date) == r && (m.home == t || m.away == t))
-                };
-                p.byes
-                    .extend((0..div.teams.len()).filter(|&i| !playing(div.teams[i])));
-            }
+        for r in 1..next {
+            let busy = |t: TeamId| {
+                ours.iter()
+                    .any(|m| round(m.date) == r && (m.home == t || m.away == t))
+                    || scratched
+                        .iter()
+                        .any(|&(h, a, date)| round(date) == r && (h == t || a == t))
+            };
+            p.byes.extend(
+                (0..div.teams.len())
+                    .filter(|&i| !lg.withdrawn(div.teams[i]) && !busy(div.teams[i])),
+            );
         }
         p
+    }
+
+    /// The table of Swiss division `d`: a bye counts as a win (two match points, no game
+    /// points); teams level on match points are placed as 4NCL rule 12.3 places them, by game
+    /// points, then the sum of their opponents' match points, then of their opponents' game
+    /// points (then by name, where the rule tosses a coin).
+    pub fn swiss_table(&self, cur: &Current, d: usize) -> Vec<Standing> {
+        let teams = &cur.league.divisions[d].teams;
+        let mut rows = self.standings(cur, d);
+        let p = self.progress(cur, d);
+        for &i in &p.byes {
+            if let Some(r) = rows.iter_mut().find(|r| r.team == teams[i]) {
+                r.played += 1;
+                r.won += 1;
+                r.match_points += 2;
+            }
+        }
+        let meetings: Vec<(TeamId, TeamId)> = p
+            .played
+            .iter()
+            .map(|m| (teams[m.first], teams[m.second]))
+            .collect();
+        place_12_3(&mut rows, &meetings, |t| cur.league.teams[t].name.as_str());
+        rows
     }
 
     /// The next round of Swiss division `d` when every earlier result is in and the division
@@ -155,7 +239,7 @@ impl Season {
                 p.waiting, p.next
             )]));
         }
-        let (new, bye) = paired_round(lg, d, p.next, &p.played, &p.byes)
+        let (new, bye) = paired_round(lg, d, p.next, &p.played, &p.byes, &p.scratched)
             .map_err(|e| SeasonError::Refused(vec![e]))?;
         let names: Vec<String> = new
             .iter()
@@ -167,5 +251,89 @@ impl Season {
         }
         let verdict = "every earlier result is in (4NCL rule 6.4: a Swiss tournament)";
         self.publish_added(today, cur, new, Kind::SwissRound, what, verdict)
+    }
+}
+
+/// Orders a Swiss table as 4NCL rule 12.3 places teams: by match points, then game points, then
+/// the sum of their opponents' match points (`meetings`: the pairs that have met), then of
+/// their opponents' game points, then by name (where the rule tosses a coin).
+fn place_12_3<'a>(
+    rows: &mut [Standing],
+    meetings: &[(TeamId, TeamId)],
+    name: impl Fn(TeamId) -> &'a str,
+) {
+    let of = |t: TeamId| {
+        rows.iter()
+            .find(|r| r.team == t)
+            .map_or((0, 0.0), |r| (r.match_points, r.game_points))
+    };
+    // Each team's opponents' match points and game points, summed.
+    let sums: Vec<(TeamId, (u32, f64))> = rows
+        .iter()
+        .map(|r| {
+            let mut sum = (0, 0.0);
+            for &(x, y) in meetings {
+                let them = if x == r.team {
+                    y
+                } else if y == r.team {
+                    x
+                } else {
+                    continue;
+                };
+                sum.0 += of(them).0;
+                sum.1 += of(them).1;
+            }
+            (r.team, sum)
+        })
+        .collect();
+    let sum = |t: TeamId| sums.iter().find(|s| s.0 == t).map_or((0, 0.0), |s| s.1);
+    rows.sort_by(|a, b| {
+        let (sa, sb) = (sum(a.team), sum(b.team));
+        b.match_points
+            .cmp(&a.match_points)
+            .then(b.game_points.total_cmp(&a.game_points))
+            .then(sb.0.cmp(&sa.0))
+            .then(sb.1.total_cmp(&sa.1))
+            .then_with(|| name(a.team).cmp(name(b.team)))
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(team: TeamId, match_points: u32, game_points: f64) -> Standing {
+        Standing {
+            team,
+            played: 2,
+            won: match_points / 2,
+            drawn: match_points % 2,
+            lost: 0,
+            match_points,
+            game_points,
+        }
+    }
+
+    /// Rule 12.3 (b) and (c): of two teams level on match and game points, the one whose
+    /// opponents scored more match points goes above, then the one whose opponents scored more
+    /// game points, whatever their names.
+    #[test]
+    fn level_swiss_teams_are_placed_by_their_opponents_points() {
+        let names = ["Zeta", "Alpha", "Strong", "Weak", "Middling"];
+        let mut rows = vec![
+            row(1, 2, 6.0),
+            row(0, 2, 6.0),
+            row(2, 4, 8.0),
+            row(3, 0, 2.0),
+            row(4, 0, 3.0),
+        ];
+        // Zeta met Strong, Alpha met Weak: Zeta goes above Alpha (12.3 b).
+        place_12_3(&mut rows, &[(0, 2), (1, 3)], |t| names[t]);
+        let order: Vec<TeamId> = rows.iter().map(|r| r.team).collect();
+        assert_eq!(order, [2, 0, 1, 4, 3]);
+        // Both met a team of no match points, Zeta the one with more game points (12.3 c).
+        place_12_3(&mut rows, &[(0, 4), (1, 3)], |t| names[t]);
+        let order: Vec<TeamId> = rows.iter().map(|r| r.team).collect();
+        assert_eq!(order, [2, 0, 1, 4, 3]);
     }
 }

@@ -694,7 +694,8 @@ impl Checker<'_> {
         self.fixed_dates(rows);
     }
 
-    /// A pools division: every team in each of its rounds, but for a bye when they are odd.
+    /// A division paired round by round: every team in each of its rounds, but for a bye and
+    /// the teams a withdrawn team would have met.
     fn pool_rounds(&mut self, rows: &[Row]) {
         let lg = self.league;
         for (d, div) in lg.divisions.iter().enumerate() {
@@ -706,11 +707,14 @@ impl Checker<'_> {
                 .filter(|r| lg.teams[r.home].division == d)
                 .map(|r| r.date)
                 .collect();
-            // With an odd number of teams one of them has a bye each round.
-            let byes = div.teams.len() % 2;
+            // A withdrawn team plays no more (rule 11.2); each leaves at most one team without
+            // a match in a round (the one it would have met), and one more has a bye when the
+            // teams are odd. Since the teams playing are even, that allowance is exact.
+            let (gone, active): (Vec<TeamId>, Vec<TeamId>) =
+                div.teams.iter().partition(|&&t| lg.withdrawn(t));
+            let allowed = 1 + gone.len();
             for date in dates {
-                let absent: Vec<TeamId> = div
-                    .teams
+                let absent: Vec<TeamId> = active
                     .iter()
                     .copied()
                     .filter(|&t| {
@@ -719,12 +723,25 @@ impl Checker<'_> {
                             .any(|r| r.date == date && (r.home == t || r.away == t))
                     })
                     .collect();
-                for &t in absent.iter().skip(byes) {
+                if absent.len() <= allowed {
+                    continue;
+                }
+                let may = match gone.len() {
+                    0 => "one may, for a bye".to_string(),
+                    k => format!(
+                        "{allowed} at most may, a bye and one for each of the {k} teams withdrawn"
+                    ),
+                };
+                for &t in &absent {
                     self.out.push(Violation {
                         rule: "5 rounds",
                         fixture: self.name(t).to_string(),
                         date: Some(date),
-                        detail: format!("has no match in this round of {}", div.name),
+                        detail: format!(
+                            "has no match in this round of {} ({} teams have none; {may})",
+                            div.name,
+                            absent.len()
+                        ),
                     });
                 }
             }
