@@ -1235,6 +1235,8 @@ fn a_4ncl_season_forms_its_final_pools_through_the_api() {
     let (_, page) = s.get(&format!("/leagues/{league}"));
     assert!(!page.contains("Final pools of"), "{page}");
     assert_eq!(r["publication"]["number"], 2);
+    // Dated as the season dated it (the service's today), not by the clock.
+    assert!(page.contains(">Version 2</a>, 13 Mar 2027"), "{page}");
 }
 
 /// The first option of the page's select `id`, unescaped.

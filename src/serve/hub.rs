@@ -173,9 +173,12 @@ fn of_season(hub: &mut Hub, s: &Season) -> Result<(), ApiError> {
     hub.counts = Some(counts(s, today)?);
     hub.log = steps(s);
     // A publication is the season's list with its text (one action, such as an import of
-    // results, may make several lists and publish the last).
+    // results, may make several lists and publish the last), dated as the season dated it.
     for p in &mut hub.versions {
         let n = s.lists.iter().rposition(|l| l.csv == p.csv).map(|k| k + 1);
+        if let Some(l) = n.and_then(|k| s.lists.get(k - 1)) {
+            p.on = l.published;
+        }
         p.what = s
             .log
             .iter()
