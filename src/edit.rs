@@ -127,6 +127,23 @@ pub struct Section {
     pub fields: &'static [Field],
 }
 
+/// The tie-break orders the settings form offers (`[rules] tie_breaks`).
+pub const TIE_BREAKS: &[(&str, &str)] = &[
+    ("game_points", "game points"),
+    (
+        "game_points, head_to_head",
+        "game points, then the matches between them",
+    ),
+    (
+        "head_to_head, game_points",
+        "the matches between them, then game points",
+    ),
+    (
+        "game_points, opponents_match_points, opponents_game_points",
+        "game points, then their opponents' points",
+    ),
+];
+
 /// The formats a division may have.
 pub const FORMATS: &[(&str, &str)] = &[
     ("single", "single round robin (each pair once)"),
@@ -238,6 +255,15 @@ pub const SECTIONS: &[Section] = &[
                 "Most teams of one club in a division",
                 Kind::Whole,
                 "",
+            ),
+            choice(
+                f(
+                    "tie_breaks",
+                    "Teams level on match points are placed by",
+                    Kind::Choice,
+                    "Empty: game points (a Swiss division then its opponents' points; 4NCL pools always rule 12.2)",
+                ),
+                Choices::Fixed(TIE_BREAKS),
             ),
         ],
     },
@@ -1050,6 +1076,22 @@ fn zones_written(text: &str) -> Result<Item, String> {
     Ok(Item::Value(Value::InlineTable(zones)))
 }
 
+/// A text or a choice as the form shows it; a list (such as `tie_breaks`) as its names
+/// separated by commas.
+fn text_shown(item: &Item) -> Vec<String> {
+    match item.as_array() {
+        Some(a) => vec![a
+            .iter()
+            .filter_map(|v| v.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")],
+        None => item
+            .as_str()
+            .map(|s| vec![s.to_string()])
+            .unwrap_or_default(),
+    }
+}
+
 /// A value of the file as the form shows it.
 fn shown(item: Option<&Item>, kind: Kind) -> Vec<String> {
     let Some(item) = item else {
@@ -1112,10 +1154,7 @@ fn shown(item: Option<&Item>, kind: Kind) -> Vec<String> {
             };
             as_one_text(lines)
         }
-        Kind::Text | Kind::Time | Kind::Choice => item
-            .as_str()
-            .map(|s| vec![s.to_string()])
-            .unwrap_or_default(),
+        Kind::Text | Kind::Time | Kind::Choice => text_shown(item),
         Kind::Whole | Kind::Number => item
             .as_value()
             .map(|v| match v {
@@ -2011,6 +2050,23 @@ date = 2026-10-13
             err.fields["weeks"],
             vec!["This kind of limit needs “Weeks running”"]
         );
+    }
+
+    /// The rules' tie-breaks: a list in the file shows as the form's choice, an unchanged form
+    /// changes nothing, and a choice is saved for the loader to read.
+    #[test]
+    fn tie_breaks_from_the_settings_form() {
+        let gtcl = include_str!("../instances/gtcl-2009-10.toml");
+        let s = section("rules").unwrap();
+        let shown = values(gtcl, s, None);
+        assert_eq!(shown["tie_breaks"], vec!["game_points, head_to_head"]);
+        assert!(TIE_BREAKS.iter().any(|(v, _)| *v == shown["tie_breaks"][0]));
+        assert_eq!(apply(gtcl, s, None, &shown).unwrap().text, gtcl);
+        let mut swiss = shown.clone();
+        swiss.insert("tie_breaks".into(), vec![TIE_BREAKS[3].0.into()]);
+        let text = apply(gtcl, s, None, &swiss).unwrap().text;
+        let league = crate::model::parse_league(&text, "gtcl.toml").unwrap();
+        assert_eq!(league.tie_breaks(0).len(), 3);
     }
 
     /// An edit that breaks another part of the league is refused with that part, its item and

@@ -335,3 +335,33 @@ fn winter_break_is_the_longest_closure_else_the_turn_of_the_year() {
         Some((d("2027-01-01"), d("2027-01-01")))
     );
 }
+
+/// `[rules] tie_breaks`: a list of names or one string of them; an unknown name is refused with
+/// its line, key and the names known; without it each division has its format's own.
+#[test]
+fn tie_breaks_read_as_a_list_or_a_string() {
+    use fixtures::model::TieBreak;
+    let base = parse_league(BASE, "base.toml").unwrap();
+    assert_eq!(base.tie_breaks(0), [TieBreak::GamePoints]);
+    for rules in [
+        "tie_breaks = [\"game_points\", \"head_to_head\"]",
+        "tie_breaks = \"game_points, head_to_head\"",
+    ] {
+        let text = format!("{BASE}\n[rules]\n{rules}\n");
+        let l = parse_league(&text, "l.toml").unwrap();
+        assert_eq!(
+            l.tie_breaks(0),
+            [TieBreak::GamePoints, TieBreak::HeadToHead]
+        );
+    }
+    let text = format!("{BASE}\n[rules]\ntie_breaks = [\"game_points\", \"coin\"]\n");
+    let (line, key, msg) = first(&text);
+    assert_eq!(
+        (line, key.as_str()),
+        (line_of(&text, "tie_breaks"), "rules.tie_breaks")
+    );
+    assert!(
+        msg.contains("\"coin\" is not a tie-break; use game_points, head_to_head"),
+        "{msg}"
+    );
+}

@@ -1,7 +1,8 @@
 //! Competitions beyond the evening round robin: FIDE Berger tables, knockout cup draws with
-//! Scheveningen matches, Swiss pairings.
+//! Scheveningen matches, Swiss pairings, and how a table places its teams.
 
 pub mod berger;
 pub mod cup;
 pub mod ncl;
 pub mod swiss;
+pub mod table;

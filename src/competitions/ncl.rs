@@ -5,7 +5,8 @@
 //! have not met.
 
 use super::berger;
-use super::swiss::{standings, Played};
+use super::swiss::Played;
+use crate::model::TieBreak;
 
 /// One scheduled match: (round from 1, first-named team, second-named team).
 pub type Match = (u32, usize, usize);
@@ -85,44 +86,17 @@ pub struct Split {
 }
 
 /// Places of a pool by match points, then game points (rule 12.2 a), then the results of the
-/// matches between the teams still tying (12.2 b: match points among them), then team index
-/// (12.2's board count, board elimination and coin toss need board results this program does
-/// not have).
+/// matches between the teams still tying (12.2 b: match points among them, then game points),
+/// then team index (12.2's board count, board elimination and coin toss need board results
+/// this program does not have).
 pub fn placed(pool: &[usize], played: &[Played], teams: usize) -> Vec<usize> {
     let within: Vec<Played> = played
         .iter()
         .filter(|m| pool.contains(&m.first) && pool.contains(&m.second))
         .cloned()
         .collect();
-    let s = standings(teams, &within, &[]);
-    let key = |t: usize| (s[t].match_points, s[t].game_points);
-    let mut order = pool.to_vec();
-    order.sort_by(|&a, &b| {
-        s[b].match_points
-            .cmp(&s[a].match_points)
-            .then(s[b].game_points.total_cmp(&s[a].game_points))
-            .then(a.cmp(&b))
-    });
-    // Each run of teams level on (a): ordered by the matches among them.
-    let mut i = 0;
-    while i < order.len() {
-        let mut j = i + 1;
-        while j < order.len() && key(order[j]) == key(order[i]) {
-            j += 1;
-        }
-        if j - i > 1 {
-            let run = order[i..j].to_vec();
-            let among: Vec<Played> = within
-                .iter()
-                .filter(|m| run.contains(&m.first) && run.contains(&m.second))
-                .cloned()
-                .collect();
-            let h = standings(teams, &among, &[]);
-            order[i..j].sort_by(|&a, &b| h[b].match_points.cmp(&h[a].match_points).then(a.cmp(&b)));
-        }
-        i = j;
-    }
-    order
+    let rule = [TieBreak::GamePoints, TieBreak::HeadToHead];
+    super::table::order(pool, teams, &within, &[], &rule, &|a, b| a.cmp(&b))
 }
 
 /// The split after the preliminary rounds (`played`: their results), and rounds
@@ -318,6 +292,7 @@ pub fn preliminary(league: &crate::model::League, div: usize) -> Vec<Match> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::competitions::swiss::standings;
 
     fn m(first: usize, second: usize, a: f64, b: f64) -> Played {
         Played {

@@ -6,6 +6,7 @@
 use super::record::{team, CupDraw, Current, Entry, Kind, Proposal, Score, Season, SeasonError};
 use super::{changes, cup, playoff, reschedule, suggest};
 use crate::check;
+use crate::competitions::table;
 use crate::model::short_date;
 use crate::model::{parse_league, Extra, ExtraKind, FixtureList, League, Match, TeamId};
 use crate::pipeline;
@@ -17,7 +18,7 @@ use chrono::{Days, NaiveDate};
 pub const OFFER_DAYS: u32 = 7;
 
 /// One row of a division's table (Sussex rule 11.1: 2 match points a win, 1 a draw; level
-/// teams ordered by game points).
+/// teams placed by the league's tie-breaks, game points by default).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Standing {
     /// The team.
@@ -770,7 +771,8 @@ impl Season {
         self.standings_among(cur, division, &cur.league.divisions[division].teams)
     }
 
-    /// The table of `teams` of a division from the results of the matches among them.
+    /// The table of `teams` of a division from the results of the matches among them, teams
+    /// level on match points placed by the league's tie-breaks, then by name.
     pub fn standings_among(
         &self,
         cur: &Current,
@@ -792,6 +794,7 @@ impl Season {
             })
             .collect();
         let among = |m: &&Match| teams.contains(&m.home) && teams.contains(&m.away);
+        let mut played = Vec::new();
         for m in cur
             .list
             .matches
@@ -806,6 +809,13 @@ impl Season {
             }) else {
                 continue;
             };
+            played.push(crate::competitions::swiss::Played {
+                round: 0,
+                first: m.home,
+                second: m.away,
+                first_points: s.home_points,
+                second_points: s.away_points,
+            });
             for (t, mine, theirs) in [
                 (m.home, s.home_points, s.away_points),
                 (m.away, s.away_points, s.home_points),
@@ -825,12 +835,11 @@ impl Season {
                 }
             }
         }
-        table.sort_by(|a, b| {
-            b.match_points
-                .cmp(&a.match_points)
-                .then(b.game_points.total_cmp(&a.game_points))
-                .then_with(|| lg.teams[a.team].name.cmp(&lg.teams[b.team].name))
-        });
+        let ours: Vec<TeamId> = table.iter().map(|r| r.team).collect();
+        let by_name = |a: TeamId, b: TeamId| lg.teams[a].name.cmp(&lg.teams[b].name);
+        let tie_breaks = lg.tie_breaks(division);
+        let order = table::order(&ours, lg.teams.len(), &played, &[], &tie_breaks, &by_name);
+        table.sort_by_key(|r| order.iter().position(|&t| t == r.team));
         table
     }
 

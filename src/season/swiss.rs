@@ -4,6 +4,7 @@
 use super::operate::Standing;
 use super::record::{Current, Entry, Kind, Season, SeasonError};
 use crate::competitions::swiss::{self, Played};
+use crate::competitions::table;
 use crate::model::{Format, League, Match, TeamId};
 use chrono::NaiveDate;
 
@@ -177,9 +178,10 @@ impl Season {
     }
 
     /// The table of Swiss division `d`: a bye counts as a win (two match points, no game
-    /// points); teams level on match points are placed as 4NCL rule 12.3 places them, by game
-    /// points, then the sum of their opponents' match points, then of their opponents' game
-    /// points (then by name, where the rule tosses a coin).
+    /// points); teams level on match points are placed by the league's tie-breaks, by default
+    /// as 4NCL rule 12.3 places them: by game points, then the sum of their opponents' match
+    /// points, then of their opponents' game points (then by name, where the rule tosses a
+    /// coin).
     pub fn swiss_table(&self, cur: &Current, d: usize) -> Vec<Standing> {
         let teams = &cur.league.divisions[d].teams;
         let mut rows = self.standings(cur, d);
@@ -191,12 +193,28 @@ impl Season {
                 r.match_points += 2;
             }
         }
-        let meetings: Vec<(TeamId, TeamId)> = p
+        let played: Vec<Played> = p
             .played
             .iter()
-            .map(|m| (teams[m.first], teams[m.second]))
+            .map(|m| Played {
+                first: teams[m.first],
+                second: teams[m.second],
+                ..m.clone()
+            })
             .collect();
-        place_12_3(&mut rows, &meetings, |t| cur.league.teams[t].name.as_str());
+        let byes: Vec<TeamId> = p.byes.iter().map(|&i| teams[i]).collect();
+        let lg = &cur.league;
+        let ours: Vec<TeamId> = rows.iter().map(|r| r.team).collect();
+        let by_name = |a: TeamId, b: TeamId| lg.teams[a].name.cmp(&lg.teams[b].name);
+        let order = table::order(
+            &ours,
+            lg.teams.len(),
+            &played,
+            &byes,
+            &lg.tie_breaks(d),
+            &by_name,
+        );
+        rows.sort_by_key(|r| order.iter().position(|&t| t == r.team));
         rows
     }
 
@@ -251,89 +269,5 @@ impl Season {
         }
         let verdict = "every earlier result is in (4NCL rule 6.4: a Swiss tournament)";
         self.publish_added(today, cur, new, Kind::SwissRound, what, verdict)
-    }
-}
-
-/// Orders a Swiss table as 4NCL rule 12.3 places teams: by match points, then game points, then
-/// the sum of their opponents' match points (`meetings`: the pairs that have met), then of
-/// their opponents' game points, then by name (where the rule tosses a coin).
-fn place_12_3<'a>(
-    rows: &mut [Standing],
-    meetings: &[(TeamId, TeamId)],
-    name: impl Fn(TeamId) -> &'a str,
-) {
-    let of = |t: TeamId| {
-        rows.iter()
-            .find(|r| r.team == t)
-            .map_or((0, 0.0), |r| (r.match_points, r.game_points))
-    };
-    // Each team's opponents' match points and game points, summed.
-    let sums: Vec<(TeamId, (u32, f64))> = rows
-        .iter()
-        .map(|r| {
-            let mut sum = (0, 0.0);
-            for &(x, y) in meetings {
-                let them = if x == r.team {
-                    y
-                } else if y == r.team {
-                    x
-                } else {
-                    continue;
-                };
-                sum.0 += of(them).0;
-                sum.1 += of(them).1;
-            }
-            (r.team, sum)
-        })
-        .collect();
-    let sum = |t: TeamId| sums.iter().find(|s| s.0 == t).map_or((0, 0.0), |s| s.1);
-    rows.sort_by(|a, b| {
-        let (sa, sb) = (sum(a.team), sum(b.team));
-        b.match_points
-            .cmp(&a.match_points)
-            .then(b.game_points.total_cmp(&a.game_points))
-            .then(sb.0.cmp(&sa.0))
-            .then(sb.1.total_cmp(&sa.1))
-            .then_with(|| name(a.team).cmp(name(b.team)))
-    });
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn row(team: TeamId, match_points: u32, game_points: f64) -> Standing {
-        Standing {
-            team,
-            played: 2,
-            won: match_points / 2,
-            drawn: match_points % 2,
-            lost: 0,
-            match_points,
-            game_points,
-        }
-    }
-
-    /// Rule 12.3 (b) and (c): of two teams level on match and game points, the one whose
-    /// opponents scored more match points goes above, then the one whose opponents scored more
-    /// game points, whatever their names.
-    #[test]
-    fn level_swiss_teams_are_placed_by_their_opponents_points() {
-        let names = ["Zeta", "Alpha", "Strong", "Weak", "Middling"];
-        let mut rows = vec![
-            row(1, 2, 6.0),
-            row(0, 2, 6.0),
-            row(2, 4, 8.0),
-            row(3, 0, 2.0),
-            row(4, 0, 3.0),
-        ];
-        // Zeta met Strong, Alpha met Weak: Zeta goes above Alpha (12.3 b).
-        place_12_3(&mut rows, &[(0, 2), (1, 3)], |t| names[t]);
-        let order: Vec<TeamId> = rows.iter().map(|r| r.team).collect();
-        assert_eq!(order, [2, 0, 1, 4, 3]);
-        // Both met a team of no match points, Zeta the one with more game points (12.3 c).
-        place_12_3(&mut rows, &[(0, 4), (1, 3)], |t| names[t]);
-        let order: Vec<TeamId> = rows.iter().map(|r| r.team).collect();
-        assert_eq!(order, [2, 0, 1, 4, 3]);
     }
 }

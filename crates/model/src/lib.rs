@@ -333,6 +333,41 @@ pub struct Rules {
     pub max_consecutive_weeks: Option<u32>,
     /// Extension (4NCL rule 13.7): at most this many teams of one club in a division.
     pub max_club_teams_per_division: Option<u32>,
+    /// Extension: how teams level on match points are placed, in order (`None`: each division
+    /// its format's own, see [`League::tie_breaks`]).
+    pub tie_breaks: Option<Vec<TieBreak>>,
+}
+
+/// How teams level on match points are placed in a table (extension `[rules] tie_breaks`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TieBreak {
+    /// More game points (Sussex rule 11.1.3, GTCL 5.7, 4NCL 12.2 a and 12.3 a).
+    GamePoints,
+    /// The matches among the teams still level: their match points there, then their game
+    /// points there (GTCL 5.7, 4NCL 12.2 b).
+    HeadToHead,
+    /// The opponents' match points, summed (4NCL 12.3 b).
+    OpponentsMatchPoints,
+    /// The opponents' game points, summed (4NCL 12.3 c).
+    OpponentsGamePoints,
+}
+
+impl TieBreak {
+    /// Each tie-break's name in the league file.
+    pub const NAMES: [(&'static str, TieBreak); 4] = [
+        ("game_points", TieBreak::GamePoints),
+        ("head_to_head", TieBreak::HeadToHead),
+        ("opponents_match_points", TieBreak::OpponentsMatchPoints),
+        ("opponents_game_points", TieBreak::OpponentsGamePoints),
+    ];
+
+    /// The tie-break called `name` in the league file.
+    pub fn named(name: &str) -> Option<TieBreak> {
+        Self::NAMES
+            .iter()
+            .find(|(n, _)| *n == name.trim())
+            .map(|&(_, t)| t)
+    }
 }
 
 impl Default for Rules {
@@ -345,6 +380,7 @@ impl Default for Rules {
             latest_internal_date: None,
             max_consecutive_weeks: None,
             max_club_teams_per_division: None,
+            tie_breaks: None,
         }
     }
 }
@@ -532,6 +568,28 @@ pub enum Unplayable {
 }
 
 impl League {
+    /// How division `d` places teams level on match points: a 4NCL pools division by game
+    /// points, then the matches among them (rule 12.2, which forms its final pools); any other
+    /// by the league's `tie_breaks`, else game points (Sussex rule 11.1.3), a Swiss division then
+    /// its opponents' match and game points (4NCL rule 12.3).
+    pub fn tie_breaks(&self, d: DivisionId) -> Vec<TieBreak> {
+        let div = &self.divisions[d];
+        if div.pools {
+            return vec![TieBreak::GamePoints, TieBreak::HeadToHead];
+        }
+        if let Some(t) = &self.rules.tie_breaks {
+            return t.clone();
+        }
+        match div.format {
+            Format::Paired => vec![
+                TieBreak::GamePoints,
+                TieBreak::OpponentsMatchPoints,
+                TieBreak::OpponentsGamePoints,
+            ],
+            _ => vec![TieBreak::GamePoints],
+        }
+    }
+
     /// Whether team `t` has withdrawn: the league file excludes its every fixture (as
     /// `fixtures season withdraw` writes it, rule 11.2).
     pub fn withdrawn(&self, t: TeamId) -> bool {

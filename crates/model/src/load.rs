@@ -1213,7 +1213,40 @@ impl<'a> Cx<'a> {
             .max_club_teams_per_division
             .as_ref()
             .and_then(|v| self.int(v, "max_club_teams_per_division", 1));
+        rules.tie_breaks = r.tie_breaks.as_ref().map(|v| self.tie_breaks(v));
         rules
+    }
+
+    /// `[rules] tie_breaks`: a list of names, or one string of them separated by commas.
+    fn tie_breaks(&mut self, v: &RawValue) -> Vec<TieBreak> {
+        let names: Vec<String> = match v.get_ref() {
+            toml::Value::String(s) => s.split(',').map(str::to_string).collect(),
+            toml::Value::Array(a) => a
+                .iter()
+                .map(|x| x.as_str().map_or_else(|| x.to_string(), str::to_string))
+                .collect(),
+            other => vec![other.to_string()],
+        };
+        let mut out = Vec::new();
+        for name in names.iter().filter(|n| !n.trim().is_empty()) {
+            match TieBreak::named(name) {
+                Some(t) if !out.contains(&t) => out.push(t),
+                Some(_) => {}
+                None => {
+                    let known: Vec<&str> = TieBreak::NAMES.iter().map(|n| n.0).collect();
+                    self.err(
+                        v.span().start,
+                        "rules.tie_breaks",
+                        Problem::BadValue(format!(
+                            "\"{}\" is not a tie-break; use {}",
+                            name.trim(),
+                            known.join(", ")
+                        )),
+                    );
+                }
+            }
+        }
+        out
     }
 
     fn weights(&mut self, raw: Option<&RawWeights>) -> Weights {

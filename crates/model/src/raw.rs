@@ -203,6 +203,9 @@ pub struct RawRules {
     pub double_up_to: Option<Spanned<i64>>,
     /// Extension: at most this many teams of one club in a division (4NCL rule 13.7).
     pub max_club_teams_per_division: Option<Spanned<i64>>,
+    /// Extension: how teams level on match points are placed (a list of names, or one string
+    /// of them separated by commas).
+    pub tie_breaks: Option<RawValue>,
 }
 
 #[derive(Debug, Deserialize)]
