@@ -1769,13 +1769,13 @@ fn swiss_league() -> String {
     text
 }
 
-/// 4NCL rule 6.4 through the season: the first draw pairs round 1 of a Swiss division; each
-/// later round is refused while a result is missing, then paired from the results with no
-/// pair met twice and a different team on the bye each round, every version checked.
-#[test]
-fn a_swiss_division_is_paired_round_by_round_from_its_results() {
-    use fixtures::season::record::{Season, SeasonError};
-    use std::collections::BTreeSet;
+/// The Swiss league's first draw (one round) started as a season on 1 November, and the
+/// options its reruns use.
+fn swiss_season() -> (
+    fixtures::model::League,
+    Options,
+    fixtures::season::record::Season,
+) {
     let text = swiss_league();
     let league = parse_league(&text, "swiss.toml").unwrap();
     let opts = Options {
@@ -1784,13 +1784,29 @@ fn a_swiss_division_is_paired_round_by_round_from_its_results() {
         ..Options::default()
     };
     let first = fixtures::pipeline::solve(&league, &opts).expect("the first draw");
+    let season = fixtures::season::record::Season::start(
+        &text,
+        "swiss.toml",
+        first.checked.csv(),
+        date("2026-11-01"),
+    )
+    .unwrap();
+    (league, opts, season)
+}
+
+/// 4NCL rule 6.4 through the season: the first draw pairs round 1 of a Swiss division; each
+/// later round is refused while a result is missing, then paired from the results with no
+/// pair met twice and a different team on the bye each round, every version checked.
+#[test]
+fn a_swiss_division_is_paired_round_by_round_from_its_results() {
+    use fixtures::season::record::SeasonError;
+    use std::collections::BTreeSet;
+    let (league, _, mut season) = swiss_season();
     assert_eq!(
-        first.checked.list().matches.len(),
+        season.list().unwrap().matches.len(),
         3,
         "seven teams: three matches and a bye"
     );
-    let mut season =
-        Season::start(&text, "swiss.toml", first.checked.csv(), date("2026-11-01")).unwrap();
     let name = |t: TeamId| league.teams[t].name.clone();
     let dates = [
         "2026-11-14",
@@ -1940,17 +1956,7 @@ fn play_day(
 /// bye as a win for the two teams that had one and for no one else.
 #[test]
 fn a_team_withdrawing_from_a_swiss_division_leaves_the_later_rounds() {
-    use fixtures::season::record::Season;
-    let text = swiss_league();
-    let league = parse_league(&text, "swiss.toml").unwrap();
-    let opts = Options {
-        time_limit: 10.0,
-        threads: 1,
-        ..Options::default()
-    };
-    let first = fixtures::pipeline::solve(&league, &opts).expect("the first draw");
-    let mut season =
-        Season::start(&text, "swiss.toml", first.checked.csv(), date("2026-11-01")).unwrap();
+    let (league, opts, mut season) = swiss_season();
     play_day(&mut season, "2026-11-14", |_, _| "4-2");
     season
         .swiss_round(date("2026-11-14"), "Division 3")

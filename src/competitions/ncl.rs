@@ -292,17 +292,7 @@ pub fn preliminary(league: &crate::model::League, div: usize) -> Vec<Match> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::competitions::swiss::standings;
-
-    fn m(first: usize, second: usize, a: f64, b: f64) -> Played {
-        Played {
-            round: 1,
-            first,
-            second,
-            first_points: a,
-            second_points: b,
-        }
-    }
+    use crate::competitions::swiss::{played as m, standings};
 
     /// Rule 12.2 (b): teams level on match and game points are placed by the match between
     /// them, not by file order.

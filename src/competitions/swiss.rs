@@ -22,6 +22,18 @@ pub struct Played {
     pub second_points: f64,
 }
 
+/// A round-1 match and its game points, for the tests of tables and pairings.
+#[cfg(test)]
+pub(crate) fn played(first: usize, second: usize, a: f64, b: f64) -> Played {
+    Played {
+        round: 1,
+        first,
+        second,
+        first_points: a,
+        second_points: b,
+    }
+}
+
 /// A team's standing: match points (2 a win, 1 a draw), game points, times first-named, bye.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Standing {

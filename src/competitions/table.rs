@@ -88,16 +88,7 @@ fn refine(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn m(first: usize, second: usize, a: f64, b: f64) -> Played {
-        Played {
-            round: 1,
-            first,
-            second,
-            first_points: a,
-            second_points: b,
-        }
-    }
+    use crate::competitions::swiss::played as m;
 
     /// GTCL rule 5.7: teams level on match and game points are placed by the match between
     /// them, whatever the last resort says.
