@@ -1769,15 +1769,16 @@ fn swiss_league() -> String {
     text
 }
 
-/// The Swiss league's first draw (one round) started as a season on 1 November, and the
-/// options its reruns use.
-fn swiss_season() -> (
+/// League `text`'s first draw started as a season on 1 November, and the options its reruns
+/// use.
+fn started(
+    text: &str,
+) -> (
     fixtures::model::League,
     Options,
     fixtures::season::record::Season,
 ) {
-    let text = swiss_league();
-    let league = parse_league(&text, "swiss.toml").unwrap();
+    let league = parse_league(text, "league.toml").unwrap();
     let opts = Options {
         time_limit: 10.0,
         threads: 1,
@@ -1785,8 +1786,8 @@ fn swiss_season() -> (
     };
     let first = fixtures::pipeline::solve(&league, &opts).expect("the first draw");
     let season = fixtures::season::record::Season::start(
-        &text,
-        "swiss.toml",
+        text,
+        "league.toml",
         first.checked.csv(),
         date("2026-11-01"),
     )
@@ -1801,7 +1802,7 @@ fn swiss_season() -> (
 fn a_swiss_division_is_paired_round_by_round_from_its_results() {
     use fixtures::season::record::SeasonError;
     use std::collections::BTreeSet;
-    let (league, _, mut season) = swiss_season();
+    let (league, _, mut season) = started(&swiss_league());
     assert_eq!(
         season.list().unwrap().matches.len(),
         3,
@@ -1956,7 +1957,7 @@ fn play_day(
 /// bye as a win for the two teams that had one and for no one else.
 #[test]
 fn a_team_withdrawing_from_a_swiss_division_leaves_the_later_rounds() {
-    let (league, opts, mut season) = swiss_season();
+    let (league, opts, mut season) = started(&swiss_league());
     play_day(&mut season, "2026-11-14", |_, _| "4-2");
     season
         .swiss_round(date("2026-11-14"), "Division 3")
@@ -2014,22 +2015,15 @@ fn a_team_withdrawing_from_a_swiss_division_leaves_the_later_rounds() {
 /// in words that name the setting that allows them.
 #[test]
 fn a_team_withdrawing_from_a_4ncl_pool_leaves_a_relegation_pool_of_seven() {
-    use fixtures::season::record::{Season, SeasonError};
-    let league = parse_league(NCL, "4ncl.toml").unwrap();
-    let opts = Options {
-        time_limit: 10.0,
-        threads: 1,
-        ..Options::default()
-    };
-    let first = fixtures::pipeline::solve(&league, &opts).expect("the first draw");
-    let mut season =
-        Season::start(NCL, "4ncl.toml", first.checked.csv(), date("2026-11-01")).unwrap();
+    use fixtures::season::record::SeasonError;
+    let (league, opts, mut season) = started(NCL);
+    let first = season.list().unwrap();
     let (a, b) = fixtures::competitions::ncl::league_pools(&league, 0);
     // Each team's home matches less away ones in its preliminary pool; within each pool the
     // teams ahead of the others have them alternately more and fewer, so the relegation pool's
     // can be kept level.
     let lean = |t: TeamId| {
-        let l = first.checked.list().matches.iter();
+        let l = first.matches.iter();
         l.map(|m| i32::from(m.home == t) - i32::from(m.away == t))
             .sum::<i32>()
     };
