@@ -353,6 +353,10 @@ fn tie_breaks_read_as_a_list_or_a_string() {
             l.tie_breaks(0),
             [TieBreak::GamePoints, TieBreak::HeadToHead]
         );
+        assert_eq!(
+            l.placed_by(0),
+            "Teams level on points are placed by game points, then the matches between them, then by name."
+        );
     }
     let text = format!("{BASE}\n[rules]\ntie_breaks = [\"game_points\", \"coin\"]\n");
     let (line, key, msg) = first(&text);

@@ -1229,6 +1229,11 @@ fn a_4ncl_season_forms_its_final_pools_through_the_api() {
         page.contains("<h3>Final pools of Division 1</h3>"),
         "{page}"
     );
+    // Each table says how teams level on points are placed (4NCL rule 12.2).
+    assert!(
+        page.contains("placed by game points, then the matches between them, then in the order they were entered."),
+        "{page}"
+    );
     let (code, r) = s.post_json(&path, pools);
     assert_eq!(code, 200, "{r}");
     assert_eq!(r["entry"]["kind"], "final pools (6.3)");

@@ -66,7 +66,9 @@ pub fn show(season: &Season, today: NaiveDate) -> Result<(), CliError> {
             );
         }
     }
-    for (name, table) in (0..lg.divisions.len()).flat_map(|d| season.tables(&cur, d)) {
+    let tables = (0..lg.divisions.len())
+        .flat_map(|d| season.tables(&cur, d).into_iter().map(move |t| (d, t)));
+    for (d, (name, table)) in tables {
         if table.iter().all(|s| s.played == 0) {
             continue;
         }
@@ -84,6 +86,7 @@ pub fn show(season: &Season, today: NaiveDate) -> Result<(), CliError> {
                 points(s.game_points)
             );
         }
+        println!("    {}", lg.placed_by(d));
     }
     if failing.is_empty() {
         Ok(())

@@ -81,6 +81,8 @@ pub(crate) struct Table {
     pub(crate) division: String,
     /// Its rows, first place first: team, played, won, drawn, lost, match points, game points.
     pub(crate) rows: Vec<(String, u32, u32, u32, u32, u32, f64)>,
+    /// How teams level on points are placed, in a sentence.
+    pub(crate) placed_by: String,
 }
 
 /// A solve of the league, with its drafts.
@@ -264,6 +266,7 @@ fn divisions(hub: &mut Hub, s: &Season, cur: &Current) {
                         )
                     })
                     .collect(),
+                placed_by: lg.placed_by(d),
             });
         }
     }

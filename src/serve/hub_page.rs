@@ -225,6 +225,7 @@ fn tables(hub: &Hub) -> Markup {
                         } } }
                     }
                 }
+                p.muted { (t.placed_by) }
             }
         }
     }

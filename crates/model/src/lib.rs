@@ -361,6 +361,16 @@ impl TieBreak {
         ("opponents_game_points", TieBreak::OpponentsGamePoints),
     ];
 
+    /// The tie-break in the words a table's reader uses.
+    pub fn words(self) -> &'static str {
+        match self {
+            TieBreak::GamePoints => "game points",
+            TieBreak::HeadToHead => "the matches between them",
+            TieBreak::OpponentsMatchPoints => "their opponents' points",
+            TieBreak::OpponentsGamePoints => "their opponents' game points",
+        }
+    }
+
     /// The tie-break called `name` in the league file.
     pub fn named(name: &str) -> Option<TieBreak> {
         Self::NAMES
@@ -588,6 +598,28 @@ impl League {
             ],
             _ => vec![TieBreak::GamePoints],
         }
+    }
+
+    /// How division `d`'s table is placed, in a sentence: its tie-breaks, the last resort, and
+    /// for a Swiss division that a bye counts as a win.
+    pub fn placed_by(&self, d: DivisionId) -> String {
+        let words: Vec<&str> = self.tie_breaks(d).iter().map(|t| t.words()).collect();
+        let div = &self.divisions[d];
+        let bye = if div.format == Format::Paired && !div.pools {
+            " A bye counts as a win."
+        } else {
+            ""
+        };
+        // A pools division's last resort is the order of entry (see `tie_breaks`).
+        let last = if div.pools {
+            "in the order they were entered"
+        } else {
+            "by name"
+        };
+        format!(
+            "Teams level on points are placed by {}, then {last}.{bye}",
+            words.join(", then ")
+        )
     }
 
     /// Whether team `t` has withdrawn: the league file excludes its every fixture (as
