@@ -3,6 +3,7 @@
 
 use super::operate::Standing;
 use super::record::{Current, Entry, Kind, Season, SeasonError};
+use super::reschedule::Status;
 use crate::competitions::swiss::{self, Played};
 use crate::competitions::table;
 use crate::model::{Format, League, Match, TeamId};
@@ -106,7 +107,7 @@ impl Season {
             .iter()
             .filter(|e| e.kind == Kind::Withdrawal)
             .flat_map(|e| &e.changes)
-            .filter(|c| c.status == "scratched" && c.competition == div.name)
+            .filter(|c| c.status == Status::Scratched.as_str() && c.competition == div.name)
             .filter_map(|c| {
                 let (h, a) = pair(&c.fixture)?;
                 Some((h, a, c.old?))
