@@ -2106,3 +2106,34 @@ fn a_team_withdrawing_from_a_4ncl_pool_leaves_a_relegation_pool_of_seven() {
         ]
     );
 }
+
+/// A play-off settles only a tie nothing in the table breaks (Sussex rules 11.1.3 and 12): of
+/// four teams level on match points, the two with the same game points are tied; the others
+/// are placed by their game points.
+#[test]
+fn only_teams_no_tie_break_separates_are_tied() {
+    let text = include_str!("../instances/examples/four-teams-double.toml");
+    let (league, _, mut season) = started(text);
+    let list = season.list().unwrap();
+    let name = |t: TeamId| league.teams[t].name.clone();
+    let narrow = list.matches[0];
+    // Every home team wins: six match points each. One win by a narrower margin leaves its
+    // home team half a game point behind the two in the middle and its visitor ahead.
+    for m in &list.matches {
+        let score = if *m == narrow { "2½-1½" } else { "3-1" };
+        let fixture = format!("{} v {}", name(m.home), name(m.away));
+        season
+            .enter_result(date("2027-03-27"), &fixture, None, score, None)
+            .unwrap();
+    }
+    let cur = season.current().unwrap();
+    let table = season.standings(&cur, 0);
+    assert!(table.iter().all(|r| r.match_points == 6), "{table:?}");
+    let mut middle: Vec<TeamId> = (0..4)
+        .filter(|&t| t != narrow.home && t != narrow.away)
+        .collect();
+    middle.sort();
+    assert_eq!(season.tied(&cur, 0), [middle]);
+    assert_eq!(table[0].team, narrow.away);
+    assert_eq!(table[3].team, narrow.home);
+}

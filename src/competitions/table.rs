@@ -17,9 +17,35 @@ pub fn order(
     tie_breaks: &[TieBreak],
     last: &dyn Fn(usize, usize) -> Ordering,
 ) -> Vec<usize> {
+    groups(teams, n, played, byes, tie_breaks, last).concat()
+}
+
+/// The teams of `order` that no tie-break separates, each group (two or more teams) in the
+/// order `last` gives: the ties a play-off may settle.
+pub fn ties(
+    teams: &[usize],
+    n: usize,
+    played: &[Played],
+    tie_breaks: &[TieBreak],
+) -> Vec<Vec<usize>> {
+    let mut out = groups(teams, n, played, &[], tie_breaks, &|a, b| a.cmp(&b));
+    out.retain(|g| g.len() > 1);
+    out
+}
+
+/// `order`'s teams in groups, best first: each group level on match points and every
+/// tie-break, ordered by `last`.
+fn groups(
+    teams: &[usize],
+    n: usize,
+    played: &[Played],
+    byes: &[usize],
+    tie_breaks: &[TieBreak],
+    last: &dyn Fn(usize, usize) -> Ordering,
+) -> Vec<Vec<usize>> {
     let s = standings(n, played, byes);
     let points = |t: usize| s[t].match_points as f64;
-    let mut out = Vec::with_capacity(teams.len());
+    let mut out = Vec::new();
     for run in runs(teams.to_vec(), &points) {
         refine(run, (n, played, &s), tie_breaks, last, &mut out);
     }
@@ -40,19 +66,19 @@ fn runs(mut teams: Vec<usize>, key: &dyn Fn(usize) -> f64) -> Vec<Vec<usize>> {
 }
 
 /// Places `level` (teams level so far) by the first of `tie_breaks`, then the rest among those
-/// still level, then `last`, appending them to `out`. `season`: the number of teams, the
-/// matches played and the standings after them.
+/// still level, appending each group no tie-break separates to `out`, ordered by `last`.
+/// `season`: the number of teams, the matches played and the standings after them.
 fn refine(
     mut level: Vec<usize>,
     season: (usize, &[Played], &[Standing]),
     tie_breaks: &[TieBreak],
     last: &dyn Fn(usize, usize) -> Ordering,
-    out: &mut Vec<usize>,
+    out: &mut Vec<Vec<usize>>,
 ) {
     let (n, played, s) = season;
     let Some((&first, rest)) = tie_breaks.split_first().filter(|_| level.len() > 1) else {
         level.sort_by(|&a, &b| last(a, b));
-        out.extend(level);
+        out.push(level);
         return;
     };
     let opponents = |t: usize, of: &dyn Fn(usize) -> f64| -> f64 {
@@ -110,12 +136,16 @@ mod tests {
             order(&[0, 1, 2, 3], 4, &played, &[], &tb, &by_number_down),
             [2, 0, 1, 3]
         );
-        // Without the match between them the last resort places them.
+        // Without the match between them the last resort places them: a tie a play-off may
+        // settle.
         let tb = [TieBreak::GamePoints];
         assert_eq!(
             order(&[0, 1, 2, 3], 4, &played, &[], &tb, &by_number_down),
             [2, 1, 0, 3]
         );
+        assert_eq!(ties(&[0, 1, 2, 3], 4, &played, &tb), [vec![0, 1]]);
+        let tb = [TieBreak::GamePoints, TieBreak::HeadToHead];
+        assert!(ties(&[0, 1, 2, 3], 4, &played, &tb).is_empty());
     }
 
     /// 4NCL rule 12.3 (b) and (c): of two teams level on match and game points, the one whose

@@ -780,6 +780,33 @@ impl Season {
         teams: &[TeamId],
     ) -> Vec<Standing> {
         let lg = &cur.league;
+        let (mut table, played) = self.rows_among(cur, division, teams);
+        let ours: Vec<TeamId> = table.iter().map(|r| r.team).collect();
+        let by_name = |a: TeamId, b: TeamId| lg.teams[a].name.cmp(&lg.teams[b].name);
+        let tie_breaks = lg.tie_breaks(division);
+        let order = table::order(&ours, lg.teams.len(), &played, &[], &tie_breaks, &by_name);
+        table.sort_by_key(|r| order.iter().position(|&t| t == r.team));
+        table
+    }
+
+    /// The groups of teams of division `d` that neither match points nor any of the league's
+    /// tie-breaks separate: the ties a play-off may settle (rule 12).
+    pub fn tied(&self, cur: &Current, d: usize) -> Vec<Vec<TeamId>> {
+        let lg = &cur.league;
+        let (rows, played) = self.rows_among(cur, d, &lg.divisions[d].teams);
+        let ours: Vec<TeamId> = rows.iter().map(|r| r.team).collect();
+        table::ties(&ours, lg.teams.len(), &played, &lg.tie_breaks(d))
+    }
+
+    /// The unordered rows of `teams` of a division from the results of the matches among
+    /// them, and those results.
+    fn rows_among(
+        &self,
+        cur: &Current,
+        division: usize,
+        teams: &[TeamId],
+    ) -> (Vec<Standing>, Vec<crate::competitions::swiss::Played>) {
+        let lg = &cur.league;
         let mut table: Vec<Standing> = teams
             .iter()
             .filter(|&&t| cur.list.of_team(t).next().is_some())
@@ -835,12 +862,7 @@ impl Season {
                 }
             }
         }
-        let ours: Vec<TeamId> = table.iter().map(|r| r.team).collect();
-        let by_name = |a: TeamId, b: TeamId| lg.teams[a].name.cmp(&lg.teams[b].name);
-        let tie_breaks = lg.tie_breaks(division);
-        let order = table::order(&ours, lg.teams.len(), &played, &[], &tie_breaks, &by_name);
-        table.sort_by_key(|r| order.iter().position(|&t| t == r.team));
-        table
+        (table, played)
     }
 
     /// The matches before `today` without a result, in date order: (date, competition,

@@ -245,7 +245,7 @@ fn divisions(hub: &mut Hub, s: &Season, cur: &Current) {
         } else if !open && lg.divisions[d].format != Format::Paired {
             // A round robin's one table.
             if let Some((_, rows)) = tables.first().filter(|t| !t.1.is_empty()) {
-                level(hub, cur, rows, d);
+                level(hub, s, cur, rows, d);
             }
         }
         for (division, rows) in tables {
@@ -272,9 +272,9 @@ fn divisions(hub: &mut Hub, s: &Season, cur: &Current) {
     }
 }
 
-/// The groups of teams level on match points in division `d`'s finished table (`rows`) with
-/// no play-off among them yet.
-fn level(hub: &mut Hub, cur: &Current, rows: &[Standing], d: usize) {
+/// The groups of teams in division `d`'s finished table (`rows`) that no tie-break separates,
+/// with no play-off among them yet.
+fn level(hub: &mut Hub, s: &Season, cur: &Current, rows: &[Standing], d: usize) {
     use crate::model::ExtraKind;
     let lg = &cur.league;
     let arranged = |a: usize, b: usize| {
@@ -283,16 +283,18 @@ fn level(hub: &mut Hub, cur: &Current, rows: &[Standing], d: usize) {
                 && ((e.home, e.away) == (a, b) || (e.home, e.away) == (b, a))
         })
     };
-    for group in rows.chunk_by(|a, b| a.match_points == b.match_points) {
-        if group.len() < 2 || arranged(group[0].team, group[1].team) {
+    let points = |t: usize| {
+        rows.iter()
+            .find(|r| r.team == t)
+            .map_or(0, |r| r.match_points)
+    };
+    for group in s.tied(cur, d) {
+        if arranged(group[0], group[1]) {
             continue;
         }
-        let names = group
-            .iter()
-            .map(|r| lg.teams[r.team].name.clone())
-            .collect();
+        let names = group.iter().map(|&t| lg.teams[t].name.clone()).collect();
         hub.level
-            .push((lg.divisions[d].name.clone(), names, group[0].match_points));
+            .push((lg.divisions[d].name.clone(), names, points(group[0])));
     }
 }
 

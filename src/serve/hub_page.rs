@@ -140,7 +140,7 @@ fn competitions(hub: &Hub, form: &dyn Fn(&str, Markup) -> Markup) -> Markup {
         }
         @for (division, teams, points) in &hub.level {
             h3 { "Play-off in " (division) }
-            p { (teams.join(", ")) " finished level on " (points) " match points (rule 12)." }
+            p { (teams.join(", ")) " finished level on " (points) " match points, and nothing in the table separates them (rule 12)." }
             (form("play_off", html! {
                 fieldset {
                     legend { "The teams it settles (untick those whose place does not matter)" }
