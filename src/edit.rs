@@ -422,6 +422,15 @@ pub const SECTIONS: &[Section] = &[
                 ),
                 Choices::Venues,
             ),
+            choice(
+                f(
+                    "tie_breaks",
+                    "Teams level on match points are placed by",
+                    Kind::Choice,
+                    "Empty: as the league's settings say",
+                ),
+                Choices::Fixed(TIE_BREAKS),
+            ),
         ],
     },
     Section {

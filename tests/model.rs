@@ -358,6 +358,16 @@ fn tie_breaks_read_as_a_list_or_a_string() {
             "Teams level on points are placed by game points, then the matches between them, then by name."
         );
     }
+    // A division's own beat the league's.
+    let text = BASE.replace(
+        "[[division]]\nname = \"D1\"\n",
+        "[[division]]\nname = \"D1\"\ntie_breaks = \"head_to_head, game_points\"\n",
+    ) + "\n[rules]\ntie_breaks = \"game_points, head_to_head\"\n";
+    let l = parse_league(&text, "l.toml").unwrap();
+    assert_eq!(
+        l.tie_breaks(0),
+        [TieBreak::HeadToHead, TieBreak::GamePoints]
+    );
     let text = format!("{BASE}\n[rules]\ntie_breaks = [\"game_points\", \"coin\"]\n");
     let (line, key, msg) = first(&text);
     assert_eq!(

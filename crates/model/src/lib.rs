@@ -467,6 +467,9 @@ pub struct Division {
     pub rounds: Option<Vec<NaiveDate>>,
     /// A central venue (extension) for all the division's matches, whatever the teams' nights.
     pub venue: Option<VenueId>,
+    /// Extension: how its teams level on match points are placed, over the league's
+    /// `tie_breaks` (see [`League::tie_breaks`]).
+    pub tie_breaks: Option<Vec<TieBreak>>,
 }
 
 /// When a team hosts: on weekdays, or on explicit dates.
@@ -580,14 +583,14 @@ pub enum Unplayable {
 impl League {
     /// How division `d` places teams level on match points: a 4NCL pools division by game
     /// points, then the matches among them (rule 12.2, which forms its final pools); any other
-    /// by the league's `tie_breaks`, else game points (Sussex rule 11.1.3), a Swiss division then
+    /// by its own `tie_breaks`, else the league's, else game points (Sussex rule 11.1.3), a Swiss division then
     /// its opponents' match and game points (4NCL rule 12.3).
     pub fn tie_breaks(&self, d: DivisionId) -> Vec<TieBreak> {
         let div = &self.divisions[d];
         if div.pools {
             return vec![TieBreak::GamePoints, TieBreak::HeadToHead];
         }
-        if let Some(t) = &self.rules.tie_breaks {
+        if let Some(t) = div.tie_breaks.as_ref().or(self.rules.tie_breaks.as_ref()) {
             return t.clone();
         }
         match div.format {

@@ -569,6 +569,10 @@ impl<'a> Cx<'a> {
                 .format
                 .as_ref()
                 .is_some_and(|f| f.get_ref().eq_ignore_ascii_case("pools"));
+            let tie_breaks = d
+                .tie_breaks
+                .as_ref()
+                .map(|v| self.tie_breaks(v, "division.tie_breaks"));
             divisions.push(Division {
                 name: d.name.get_ref().clone(),
                 format,
@@ -576,6 +580,7 @@ impl<'a> Cx<'a> {
                 teams: Vec::new(),
                 rounds,
                 venue,
+                tie_breaks,
             });
         }
         divisions
@@ -1213,12 +1218,15 @@ impl<'a> Cx<'a> {
             .max_club_teams_per_division
             .as_ref()
             .and_then(|v| self.int(v, "max_club_teams_per_division", 1));
-        rules.tie_breaks = r.tie_breaks.as_ref().map(|v| self.tie_breaks(v));
+        rules.tie_breaks = r
+            .tie_breaks
+            .as_ref()
+            .map(|v| self.tie_breaks(v, "rules.tie_breaks"));
         rules
     }
 
-    /// `[rules] tie_breaks`: a list of names, or one string of them separated by commas.
-    fn tie_breaks(&mut self, v: &RawValue) -> Vec<TieBreak> {
+    /// A `tie_breaks` (`key`): a list of names, or one string of them separated by commas.
+    fn tie_breaks(&mut self, v: &RawValue, key: &str) -> Vec<TieBreak> {
         let names: Vec<String> = match v.get_ref() {
             toml::Value::String(s) => s.split(',').map(str::to_string).collect(),
             toml::Value::Array(a) => a
@@ -1236,7 +1244,7 @@ impl<'a> Cx<'a> {
                     let known: Vec<&str> = TieBreak::NAMES.iter().map(|n| n.0).collect();
                     self.err(
                         v.span().start,
-                        "rules.tie_breaks",
+                        key,
                         Problem::BadValue(format!(
                             "\"{}\" is not a tie-break; use {}",
                             name.trim(),

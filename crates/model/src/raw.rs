@@ -244,6 +244,8 @@ pub struct RawDivision {
     pub rounds: Option<RawList>,
     /// Extension: a central venue for all the division's matches.
     pub venue: Option<Spanned<String>>,
+    /// Extension: how the division's teams level on match points are placed (as `[rules]`'s).
+    pub tie_breaks: Option<RawValue>,
 }
 
 #[derive(Debug, Deserialize)]
