@@ -708,8 +708,9 @@ impl Checker<'_> {
                 .map(|r| r.date)
                 .collect();
             // A withdrawn team plays no more (rule 11.2); each leaves at most one team without
-            // a match in a round (the one it would have met), and one more has a bye when the
-            // teams are odd. Since the teams playing are even, that allowance is exact.
+            // a match in a round (the one it would have met), and one more may have a bye. With
+            // none withdrawn this is the rule as before: the teams playing are even, so one bye
+            // when the teams are odd and none when they are even.
             let (gone, active): (Vec<TeamId>, Vec<TeamId>) =
                 div.teams.iter().partition(|&&t| lg.withdrawn(t));
             let allowed = 1 + gone.len();
