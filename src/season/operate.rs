@@ -779,13 +779,8 @@ impl Season {
         division: usize,
         teams: &[TeamId],
     ) -> Vec<Standing> {
-        let lg = &cur.league;
         let (mut table, played) = self.rows_among(cur, division, teams);
-        let ours: Vec<TeamId> = table.iter().map(|r| r.team).collect();
-        let by_name = |a: TeamId, b: TeamId| lg.teams[a].name.cmp(&lg.teams[b].name);
-        let tie_breaks = lg.tie_breaks(division);
-        let order = table::order(&ours, lg.teams.len(), &played, &[], &tie_breaks, &by_name);
-        table.sort_by_key(|r| order.iter().position(|&t| t == r.team));
+        place(&cur.league, division, &mut table, &played, &[]);
         table
     }
 
@@ -800,7 +795,7 @@ impl Season {
 
     /// The unordered rows of `teams` of a division from the results of the matches among
     /// them, and those results.
-    fn rows_among(
+    pub(super) fn rows_among(
         &self,
         cur: &Current,
         division: usize,
@@ -894,6 +889,28 @@ impl Season {
     pub fn list(&self) -> Result<FixtureList, SeasonError> {
         Ok(self.current()?.list)
     }
+}
+
+/// Sorts the `rows` of division `d` after the `played` matches and `byes` (each a win): by
+/// match points, then the league's tie-breaks, then by name.
+pub(super) fn place(
+    lg: &League,
+    d: usize,
+    rows: &mut [Standing],
+    played: &[crate::competitions::swiss::Played],
+    byes: &[TeamId],
+) {
+    let ours: Vec<TeamId> = rows.iter().map(|r| r.team).collect();
+    let by_name = |a: TeamId, b: TeamId| lg.teams[a].name.cmp(&lg.teams[b].name);
+    let order = table::order(
+        &ours,
+        lg.teams.len(),
+        played,
+        byes,
+        &lg.tie_breaks(d),
+        &by_name,
+    );
+    rows.sort_by_key(|r| order.iter().position(|&t| t == r.team));
 }
 
 /// What a rerun is told, written into the league version: the text with the withdrawn teams'

@@ -205,11 +205,8 @@ impl Season {
         pools
             .into_iter()
             .map(|(pool, teams)| {
-                let among =
-                    |m: &crate::model::Match| teams.contains(&m.home) && teams.contains(&m.away);
-                let played = self.results_where(cur, d, among);
+                let (mut rows, played) = self.rows_among(cur, d, &teams);
                 let order = ncl::placed(&teams, &played, cur.league.teams.len());
-                let mut rows = self.standings_among(cur, d, &teams);
                 rows.sort_by_key(|r| order.iter().position(|&t| t == r.team));
                 (format!("{}, {pool}", div.name), rows)
             })

@@ -5,7 +5,6 @@ use super::operate::Standing;
 use super::record::{Current, Entry, Kind, Season, SeasonError};
 use super::reschedule::Status;
 use crate::competitions::swiss::{self, Played};
-use crate::competitions::table;
 use crate::model::{Format, League, Match, TeamId};
 use chrono::NaiveDate;
 
@@ -184,38 +183,23 @@ impl Season {
     /// points, then of their opponents' game points (then by name, where the rule tosses a
     /// coin).
     pub fn swiss_table(&self, cur: &Current, d: usize) -> Vec<Standing> {
-        let teams = &cur.league.divisions[d].teams;
-        let mut rows = self.standings(cur, d);
-        let p = self.progress(cur, d);
-        for &i in &p.byes {
-            if let Some(r) = rows.iter_mut().find(|r| r.team == teams[i]) {
+        let lg = &cur.league;
+        let teams = &lg.divisions[d].teams;
+        let (mut rows, played) = self.rows_among(cur, d, teams);
+        let byes: Vec<TeamId> = self
+            .progress(cur, d)
+            .byes
+            .iter()
+            .map(|&i| teams[i])
+            .collect();
+        for &t in &byes {
+            if let Some(r) = rows.iter_mut().find(|r| r.team == t) {
                 r.played += 1;
                 r.won += 1;
                 r.match_points += 2;
             }
         }
-        let played: Vec<Played> = p
-            .played
-            .iter()
-            .map(|m| Played {
-                first: teams[m.first],
-                second: teams[m.second],
-                ..m.clone()
-            })
-            .collect();
-        let byes: Vec<TeamId> = p.byes.iter().map(|&i| teams[i]).collect();
-        let lg = &cur.league;
-        let ours: Vec<TeamId> = rows.iter().map(|r| r.team).collect();
-        let by_name = |a: TeamId, b: TeamId| lg.teams[a].name.cmp(&lg.teams[b].name);
-        let order = table::order(
-            &ours,
-            lg.teams.len(),
-            &played,
-            &byes,
-            &lg.tie_breaks(d),
-            &by_name,
-        );
-        rows.sort_by_key(|r| order.iter().position(|&t| t == r.team));
+        super::operate::place(lg, d, &mut rows, &played, &byes);
         rows
     }
 
