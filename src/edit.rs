@@ -20,6 +20,8 @@ pub enum Kind {
     Text,
     /// A whole number.
     Whole,
+    /// Whole numbers in order, separated by commas ("4, 3, 2, 1").
+    Wholes,
     /// A number.
     Number,
     /// Yes, no, or the league's default.
@@ -326,6 +328,7 @@ pub const SECTIONS: &[Section] = &[
     },
     COLOURS,
     CHANGES,
+    PENALTIES,
     Section {
         name: "venue",
         title: "Venues",
@@ -689,6 +692,40 @@ const CHANGES: Section = Section {
             "Agreed weekend matches allowed",
             Kind::Flag,
             "Played on the agreed Saturday or Sunday whatever the home team's nights. Default: no",
+        ),
+    ],
+};
+
+/// What defaults cost in the tables (Sussex rule 6, 4NCL rule 10).
+const PENALTIES: Section = Section {
+    name: "penalties",
+    title: "Penalties for defaults",
+    item: "penalties",
+    place: Place::Table("penalties"),
+    fields: &[
+        f(
+            "board_points",
+            "Default points for a default on board 1, 2, …",
+            Kind::Wholes,
+            "Sussex rule 6.1: 4, 3, 2, 1. Empty: default points are given as a number",
+        ),
+        f(
+            "per_match_point",
+            "Default points that cost a match point",
+            Kind::Whole,
+            "Sussex rule 6.1: 6; 4NCL rule 10.1: 3. Empty: penalties take match points only",
+        ),
+        f(
+            "serious_default",
+            "Match points a serious default costs",
+            Kind::Whole,
+            "Sussex rule 6.2.1: 2, taken when the match is replayed. Default: none",
+        ),
+        f(
+            "not_below_zero",
+            "Penalties never take a team below no points",
+            Kind::Flag,
+            "4NCL rule 10.6: yes. Default: no",
         ),
     ],
 };
@@ -1101,6 +1138,31 @@ fn text_shown(item: &Item) -> Vec<String> {
     }
 }
 
+/// A list of whole numbers as the form shows it: "4, 3, 2, 1".
+fn wholes_shown(item: &Item) -> Vec<String> {
+    let numbers: Vec<String> = item
+        .as_array()
+        .map(|a| a.iter().map(|v| v.to_string().trim().to_string()).collect())
+        .unwrap_or_default();
+    if numbers.is_empty() {
+        Vec::new()
+    } else {
+        vec![numbers.join(", ")]
+    }
+}
+
+/// Whole numbers typed in one field, separated by commas or spaces, as a list.
+fn wholes_written(text: &str) -> Result<Item, String> {
+    let mut a = Array::new();
+    for n in text.split([',', ' ', ';']).filter(|n| !n.is_empty()) {
+        a.push(
+            n.parse::<i64>()
+                .map_err(|_| format!("`{n}` is not a whole number"))?,
+        );
+    }
+    Ok(Item::Value(Value::Array(a)))
+}
+
 /// A value of the file as the form shows it.
 fn shown(item: Option<&Item>, kind: Kind) -> Vec<String> {
     let Some(item) = item else {
@@ -1164,6 +1226,7 @@ fn shown(item: Option<&Item>, kind: Kind) -> Vec<String> {
             as_one_text(lines)
         }
         Kind::Text | Kind::Time | Kind::Choice => text_shown(item),
+        Kind::Wholes => wholes_shown(item),
         Kind::Whole | Kind::Number => item
             .as_value()
             .map(|v| match v {
@@ -1296,6 +1359,7 @@ fn written(field: &Field, values: &Values) -> Result<Option<Item>, String> {
             text.parse::<i64>()
                 .map_err(|_| format!("`{text}` is not a whole number"))?,
         ),
+        Kind::Wholes => wholes_written(text)?,
         Kind::Number => {
             let x = text
                 .parse::<f64>()
@@ -1837,6 +1901,7 @@ fn part_words(key: &str) -> String {
         "neutral" => "matches at a neutral venue",
         "excluded" => "fixtures not to be played",
         "late" => "replays allowed after the season ends",
+        "penalties" => "penalties for defaults",
         other => other,
     }
     .to_string()
@@ -2184,6 +2249,55 @@ date = 2026-10-13
         assert_eq!(
             err.fields["issued"],
             vec!["Date the fixture list was issued is required"]
+        );
+    }
+
+    /// What defaults cost, from its form: the boards' points typed in one field become a list,
+    /// shown again as typed; a word among them, or a board's points over 100, is named next to
+    /// its field.
+    #[test]
+    fn penalties_from_their_form() {
+        let penalties = section("penalties").unwrap();
+        let v = form(&[
+            ("board_points", "4, 3 2,1"),
+            ("per_match_point", "6"),
+            ("serious_default", "2"),
+        ]);
+        let e = apply(LEAGUE, penalties, None, &v).unwrap();
+        assert!(
+            e.text
+                .contains("[penalties]\nboard_points = [4, 3, 2, 1]\nper_match_point = 6"),
+            "{}",
+            e.text
+        );
+        let l = parse_league(&e.text, "league.toml").unwrap();
+        assert_eq!(l.penalties.for_boards(&[1, 2]), Ok(7));
+        assert_eq!(
+            values(&e.text, penalties, None)["board_points"],
+            vec!["4, 3, 2, 1"]
+        );
+        let err = apply(
+            LEAGUE,
+            penalties,
+            None,
+            &form(&[("board_points", "4, three")]),
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.fields["board_points"],
+            vec!["`three` is not a whole number"]
+        );
+        let err = apply(
+            LEAGUE,
+            penalties,
+            None,
+            &form(&[("board_points", "4, 300")]),
+        )
+        .unwrap_err();
+        assert!(
+            err.fields["board_points"][0].contains("at most 100"),
+            "{:?}",
+            err.fields
         );
     }
 

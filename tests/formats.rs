@@ -297,7 +297,7 @@ fn a_4ncl_division_pools_rounds_split_and_final_rounds() {
         })
         .collect();
     let lean = ncl::leans(&played, league.teams.len());
-    let s = ncl::split(&a, &b, &played, league.teams.len(), 8, &lean);
+    let s = ncl::split((&a, &b), (&played, &[]), league.teams.len(), 8, &lean);
     assert_eq!((s.championship.len(), s.relegation.len()), (8, 8));
     // Carried forward: exactly the matches between teams of the same final pool (3 per team).
     assert_eq!(s.carried.len(), 2 * 12);

@@ -379,3 +379,50 @@ fn tie_breaks_read_as_a_list_or_a_string() {
         "{msg}"
     );
 }
+
+/// `[penalties]` (Sussex rule 6, 4NCL rule 10): read as written, each bad value named by its
+/// line and key, an unknown key refused.
+#[test]
+fn penalties_read_and_their_errors_name_line_and_key() {
+    let text = format!(
+        "{BASE}\n[penalties]\nboard_points = [4, 3, 2, 1]\nper_match_point = 6\nserious_default = 2\n"
+    );
+    let p = parse_league(&text, "l.toml").unwrap().penalties;
+    assert_eq!(p.board_points, [4, 3, 2, 1]);
+    assert_eq!(
+        (p.per_match_point, p.serious_default, p.not_below_zero),
+        (Some(6), 2, false)
+    );
+    assert_eq!(p.for_boards(&[1, 4]), Ok(5));
+    assert_eq!(p.match_points_for(13), 2);
+    assert!(parse_league(BASE, "l.toml")
+        .unwrap()
+        .penalties
+        .board_points
+        .is_empty());
+    for (bad, key, says) in [
+        (
+            "board_points = [4, 300]",
+            "penalties.board_points",
+            "at most 100",
+        ),
+        (
+            "per_match_point = 0",
+            "penalties.per_match_point",
+            "at least 1",
+        ),
+        (
+            "serious_default = -2",
+            "penalties.serious_default",
+            "at least 0",
+        ),
+        ("not_below_zero = \"yes\"", "not_below_zero", "invalid type"),
+        ("match_points = 3", "match_points", "unknown field"),
+    ] {
+        let text = format!("{BASE}\n[penalties]\n{bad}\n");
+        let (line, k, msg) = first(&text);
+        assert_eq!(line, line_of(&text, bad), "{bad}: {msg}");
+        assert_eq!(k, key, "{bad}: {msg}");
+        assert!(msg.contains(says), "{bad}: {msg}");
+    }
+}

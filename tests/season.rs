@@ -2006,7 +2006,7 @@ fn a_team_withdrawing_from_a_swiss_division_leaves_the_later_rounds() {
     assert!(league
         .placed_by(0)
         .ends_with("their opponents' game points, then by name. A bye counts as a win."));
-    let points: u32 = table.iter().map(|r| r.match_points).sum();
+    let points: i32 = table.iter().map(|r| r.match_points).sum();
     assert_eq!(points, 2 * 13 + 2 * 2, "13 results and two byes");
 }
 

@@ -1223,8 +1223,28 @@ fn a_4ncl_season_forms_its_final_pools_through_the_api() {
         );
         assert_eq!(code, 200, "{r}");
     }
+    // A penalty for defaults (4NCL rule 10.1: a match point for every three default points)
+    // shows in the tables; lifted, it stays in the log only.
+    let team = fixtures[0].split(" v ").next().unwrap().to_string();
+    let penalty = serde_json::json!({ "action": "penalty", "team": team, "default_points": 3,
+        "why": "three players named and absent, rule 10.3" });
+    let (code, r) = s.post_json(&path, penalty);
+    assert_eq!(code, 200, "{r}");
+    assert_eq!(r["entry"]["kind"], "penalty");
+    assert!(r["publication"].is_null(), "{r}");
+    let (_, page) = s.get(&format!("/leagues/{league}"));
+    assert!(page.contains("Points taken off"), "{page}");
+    assert!(page.contains("Penalty 1: "), "{page}");
+    let bad = serde_json::json!({ "action": "penalty", "team": team, "why": "nothing given" });
+    let (code, r) = s.post_json(&path, bad);
+    assert_eq!(code, 400, "{r}");
+    let lift = serde_json::json!({ "action": "lift_penalty", "number": 1, "why": "appeal upheld" });
+    let (code, r) = s.post_json(&path, lift);
+    assert_eq!(code, 200, "{r}");
+    assert_eq!(r["entry"]["kind"], "penalty lifted");
     let (code, page) = s.get(&format!("/leagues/{league}"));
     assert_eq!(code, 200, "{page}");
+    assert!(!page.contains("Points taken off"), "{page}");
     assert!(
         page.contains("<h3>Final pools of Division 1</h3>"),
         "{page}"

@@ -290,7 +290,13 @@ pub fn split(a: SplitArgs) -> Result<(), CliError> {
     let all: Vec<usize> = (0..league.teams.len()).collect();
     let (played, _) = read_results(&a.results, &league, &all, prelim + 1)?;
     let lean = competitions::ncl::leans(&played, league.teams.len());
-    let split = competitions::ncl::split(&pa, &pb, &played, league.teams.len(), prelim + 1, &lean);
+    let split = competitions::ncl::split(
+        (&pa, &pb),
+        (&played, &[]),
+        league.teams.len(),
+        prelim + 1,
+        &lean,
+    );
     eprintln!("championship pool: {}", names(&league, &split.championship));
     eprintln!("relegation pool: {}", names(&league, &split.relegation));
     eprintln!(

@@ -50,8 +50,14 @@ enum Command {
     Pools(PoolsArgs),
     /// Pair a Swiss division's next round once every earlier result is in (4NCL rule 6.4).
     Swiss(PoolsArgs),
-    /// Replay a match after a serious default (rule 6.2.2).
+    /// Replay a match after a serious default (rule 6.2.2); the league's `[penalties]
+    /// serious_default` takes match points off the defaulting team (rule 6.2.1).
     Replay(ReplayArgs),
+    /// A penalty for defaults (Sussex rule 6.1, 4NCL rule 10): boards defaulted, default
+    /// points or match points; the tables take it off.
+    Penalty(PenaltyArgs),
+    /// Lift a penalty (an appeal upheld, a mistake put right): it stays in the log.
+    LiftPenalty(LiftArgs),
 }
 
 /// The season file, and today.
@@ -186,6 +192,38 @@ struct ReplayArgs {
     /// version records it.
     #[arg(long)]
     permitted: bool,
+}
+
+#[derive(clap::Args)]
+struct PenaltyArgs {
+    #[command(flatten)]
+    at: At,
+    /// The team penalised.
+    team: String,
+    /// Boards it defaulted (numbered from 1), priced by the league's `[penalties]
+    /// board_points`: 2,4.
+    #[arg(long, value_delimiter = ',')]
+    boards: Vec<u32>,
+    /// Default points (besides the boards').
+    #[arg(long, default_value_t = 0)]
+    default_points: u32,
+    /// Match points taken off outright.
+    #[arg(long, default_value_t = 0)]
+    match_points: u32,
+    /// Why: the match and the rule.
+    #[arg(long)]
+    why: String,
+}
+
+#[derive(clap::Args)]
+struct LiftArgs {
+    #[command(flatten)]
+    at: At,
+    /// The penalty's number, as the log gives it.
+    number: usize,
+    /// Why it is lifted.
+    #[arg(long)]
+    why: String,
 }
 
 /// A date argument (YYYY-MM-DD), for clap.
@@ -368,6 +406,10 @@ pub fn run(a: Args) -> Result<(), CliError> {
         Command::Swiss(p) => {
             p.at.apply(|s, today| s.swiss_round(today, &p.division).map(|_| ()))
         }
+        Command::Penalty(p) => penalty(p),
+        Command::LiftPenalty(l) => {
+            l.at.apply(|s, today| s.lift_penalty(today, l.number, &l.why).map(|_| ()))
+        }
         Command::Replay(r) => {
             let d = r.date.as_deref().map(|d| date("--date", d)).transpose()?;
             r.at.apply(|s, today| {
@@ -404,6 +446,17 @@ fn start(s: StartArgs) -> Result<(), CliError> {
     let season = Season::start(&text, &file, &csv, today).map_err(refused)?;
     print_entry(&season.log[0]);
     s.at.write(&season)
+}
+
+fn penalty(p: PenaltyArgs) -> Result<(), CliError> {
+    let given = fixtures::season::penalties::Given {
+        team: p.team,
+        boards: p.boards,
+        default_points: p.default_points,
+        match_points: p.match_points,
+        why: p.why,
+    };
+    p.at.apply(|s, today| s.penalise(today, &given).map(|_| ()))
 }
 
 fn export(x: ExportArgs) -> Result<(), CliError> {

@@ -66,16 +66,34 @@ pub fn show(season: &Season, today: NaiveDate) -> Result<(), CliError> {
             );
         }
     }
+    tables(season, &cur);
+    if failing.is_empty() {
+        Ok(())
+    } else {
+        Err(CliError::input(
+            "error: a published version fails the checker",
+        ))
+    }
+}
+
+/// Each division's tables, with what penalties took off, and the penalties in force.
+fn tables(season: &Season, cur: &Current) {
+    let lg = &cur.league;
     let tables = (0..lg.divisions.len())
-        .flat_map(|d| season.tables(&cur, d).into_iter().map(move |t| (d, t)));
+        .flat_map(|d| season.tables(cur, d).into_iter().map(move |t| (d, t)));
     for (d, (name, table)) in tables {
-        if table.iter().all(|s| s.played == 0) {
+        if table.iter().all(|s| s.played == 0 && s.deducted == 0) {
             continue;
         }
         println!("  {name}:");
         for (i, s) in table.iter().enumerate() {
+            let off = if s.deducted > 0 {
+                format!(" (-{} for penalties)", s.deducted)
+            } else {
+                String::new()
+            };
             println!(
-                "    {:>2}. {:<28} P{:>3} W{:>3} D{:>3} L{:>3}  {:>3} pts  {:>5} game points",
+                "    {:>2}. {:<28} P{:>3} W{:>3} D{:>3} L{:>3}  {:>3} pts  {:>5} game points{off}",
                 i + 1,
                 lg.teams[s.team].name,
                 s.played,
@@ -88,12 +106,10 @@ pub fn show(season: &Season, today: NaiveDate) -> Result<(), CliError> {
         }
         println!("    {}", lg.placed_by(d));
     }
-    if failing.is_empty() {
-        Ok(())
-    } else {
-        Err(CliError::input(
-            "error: a published version fails the checker",
-        ))
+    for d in 0..lg.divisions.len() {
+        for (k, p) in season.penalties_in(lg, d) {
+            println!("  penalty {k}: {} ({})", p.in_words(), lg.divisions[d].name);
+        }
     }
 }
 

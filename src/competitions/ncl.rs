@@ -85,36 +85,37 @@ pub struct Split {
     pub rounds: Vec<Match>,
 }
 
-/// Places of a pool by match points, then game points (rule 12.2 a), then the results of the
+/// Places of a pool by match points (less `off[t]` deducted from team t, rule 10.1), then game
+/// points (rule 12.2 a), then the results of the
 /// matches between the teams still tying (12.2 b: match points among them, then game points),
 /// then team index (12.2's board count, board elimination and coin toss need board results
 /// this program does not have).
-pub fn placed(pool: &[usize], played: &[Played], teams: usize) -> Vec<usize> {
+pub fn placed(pool: &[usize], played: &[Played], teams: usize, off: &[u32]) -> Vec<usize> {
     let within: Vec<Played> = played
         .iter()
         .filter(|m| pool.contains(&m.first) && pool.contains(&m.second))
         .cloned()
         .collect();
     let rule = [TieBreak::GamePoints, TieBreak::HeadToHead];
-    super::table::order(pool, teams, &within, &[], &rule, &|a, b| a.cmp(&b))
+    super::table::order(pool, teams, (&within, &[], off), &rule, &|a, b| a.cmp(&b))
 }
 
-/// The split after the preliminary rounds (`played`: their results), and rounds
+/// The split after the preliminary rounds (`played`: their results; `off`: match points
+/// deducted for defaults, by team, 4NCL rule 10.1), and rounds
 /// `first_round` ... `first_round + 3` in each final pool: each team meets the four it has not
 /// played (those from the other preliminary pool), first-named alternating by round. A pool a
 /// withdrawal left short sends its top four up all the same, and the rest down; `lean` (each
 /// team's times first-named less times second-named so far, as `leans` counts them) keeps the
 /// teams level when a final pool's two halves differ in size.
 pub fn split(
-    pool_a: &[usize],
-    pool_b: &[usize],
-    played: &[Played],
+    (pool_a, pool_b): (&[usize], &[usize]),
+    (played, off): (&[Played], &[u32]),
     teams: usize,
     first_round: u32,
     lean: &[i32],
 ) -> Split {
-    let a = placed(pool_a, played, teams);
-    let b = placed(pool_b, played, teams);
+    let a = placed(pool_a, played, teams, off);
+    let b = placed(pool_b, played, teams, off);
     let half = a.len().max(b.len()).div_ceil(2);
     let (ha, hb) = (half.min(a.len()), half.min(b.len()));
     let championship: Vec<usize> = a[..ha].iter().chain(&b[..hb]).copied().collect();
@@ -314,7 +315,7 @@ mod tests {
             "2 and 3 level on (a)"
         );
         assert_ne!(s[0].match_points, s[2].match_points);
-        let order = placed(&[0, 1, 2, 3], &played, 4);
+        let order = placed(&[0, 1, 2, 3], &played, 4, &[]);
         assert_eq!(order, [0, 3, 2, 1], "3 won the match between 2 and 3");
     }
 

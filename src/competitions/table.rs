@@ -1,23 +1,22 @@
-//! A table's order: teams by match points, then the league's tie-breaks in turn among the teams
-//! still level (game points; the matches among them; their opponents' points), then a last
-//! resort the caller gives (names, or the order of entry).
+//! A table's order: teams by match points (less any deducted for defaults), then the league's
+//! tie-breaks in turn among the teams still level (game points; the matches among them; their
+//! opponents' points), then a last resort the caller gives (names, or the order of entry).
 
 use super::swiss::{standings, Played, Standing};
 use crate::model::TieBreak;
 use std::cmp::Ordering;
 
 /// `teams` (numbers below `n`) best first after the `played` matches, a bye (`byes`) counting as
-/// a win: by match points, then each of `tie_breaks` in turn among the teams still level, then
-/// `last`.
+/// a win and `off[t]` match points deducted from team t (none past the slice's end): by match
+/// points, then each of `tie_breaks` in turn among the teams still level, then `last`.
 pub fn order(
     teams: &[usize],
     n: usize,
-    played: &[Played],
-    byes: &[usize],
+    (played, byes, off): (&[Played], &[usize], &[u32]),
     tie_breaks: &[TieBreak],
     last: &dyn Fn(usize, usize) -> Ordering,
 ) -> Vec<usize> {
-    groups(teams, n, played, byes, tie_breaks, last).concat()
+    groups(teams, n, (played, byes, off), tie_breaks, last).concat()
 }
 
 /// The teams of `order` that no tie-break separates, each group (two or more teams) in the
@@ -25,10 +24,10 @@ pub fn order(
 pub fn ties(
     teams: &[usize],
     n: usize,
-    played: &[Played],
+    (played, off): (&[Played], &[u32]),
     tie_breaks: &[TieBreak],
 ) -> Vec<Vec<usize>> {
-    let mut out = groups(teams, n, played, &[], tie_breaks, &|a, b| a.cmp(&b));
+    let mut out = groups(teams, n, (played, &[], off), tie_breaks, &|a, b| a.cmp(&b));
     out.retain(|g| g.len() > 1);
     out
 }
@@ -38,13 +37,12 @@ pub fn ties(
 fn groups(
     teams: &[usize],
     n: usize,
-    played: &[Played],
-    byes: &[usize],
+    (played, byes, off): (&[Played], &[usize], &[u32]),
     tie_breaks: &[TieBreak],
     last: &dyn Fn(usize, usize) -> Ordering,
 ) -> Vec<Vec<usize>> {
     let s = standings(n, played, byes);
-    let points = |t: usize| s[t].match_points as f64;
+    let points = |t: usize| s[t].match_points as f64 - f64::from(off.get(t).copied().unwrap_or(0));
     let mut out = Vec::new();
     for run in runs(teams.to_vec(), &points) {
         refine(run, (n, played, &s), tie_breaks, last, &mut out);
@@ -133,19 +131,19 @@ mod tests {
         let by_number_down = |a: usize, b: usize| b.cmp(&a);
         let tb = [TieBreak::GamePoints, TieBreak::HeadToHead];
         assert_eq!(
-            order(&[0, 1, 2, 3], 4, &played, &[], &tb, &by_number_down),
+            order(&[0, 1, 2, 3], 4, (&played, &[], &[]), &tb, &by_number_down),
             [2, 0, 1, 3]
         );
         // Without the match between them the last resort places them: a tie a play-off may
         // settle.
         let tb = [TieBreak::GamePoints];
         assert_eq!(
-            order(&[0, 1, 2, 3], 4, &played, &[], &tb, &by_number_down),
+            order(&[0, 1, 2, 3], 4, (&played, &[], &[]), &tb, &by_number_down),
             [2, 1, 0, 3]
         );
-        assert_eq!(ties(&[0, 1, 2, 3], 4, &played, &tb), [vec![0, 1]]);
+        assert_eq!(ties(&[0, 1, 2, 3], 4, (&played, &[]), &tb), [vec![0, 1]]);
         let tb = [TieBreak::GamePoints, TieBreak::HeadToHead];
-        assert!(ties(&[0, 1, 2, 3], 4, &played, &tb).is_empty());
+        assert!(ties(&[0, 1, 2, 3], 4, (&played, &[]), &tb).is_empty());
     }
 
     /// 4NCL rule 12.3 (b) and (c): of two teams level on match and game points, the one whose
@@ -162,7 +160,7 @@ mod tests {
         // 1 drew with the strong 2 (a bye and a win), 0 with the weak 3: 1 goes above 0.
         let played = [m(1, 2, 2.0, 2.0), m(0, 3, 2.0, 2.0), m(2, 4, 3.0, 1.0)];
         assert_eq!(
-            order(&[0, 1, 2, 3, 4], 5, &played, &[2], &tb, &by_number),
+            order(&[0, 1, 2, 3, 4], 5, (&played, &[2], &[]), &tb, &by_number),
             [2, 1, 0, 3, 4]
         );
         // 0 and 1 drew with 3 and 4, who then beat 5 and 6: level on the opponents' match
@@ -174,8 +172,41 @@ mod tests {
             m(4, 6, 3.5, 0.5),
         ];
         assert_eq!(
-            order(&[0, 1, 2, 3, 4, 5, 6], 7, &played, &[], &tb, &by_number),
+            order(
+                &[0, 1, 2, 3, 4, 5, 6],
+                7,
+                (&played, &[], &[]),
+                &tb,
+                &by_number
+            ),
             [4, 3, 1, 0, 5, 6, 2]
         );
+    }
+
+    /// Sussex rule 6.1, 4NCL 10.1: a match point deducted for defaults drops a team below one
+    /// it led, and makes level two teams that were not.
+    #[test]
+    fn deducted_match_points_count_in_the_order_and_the_ties() {
+        // 0 beat 1 and 2; 1 beat 2: 0 has 4 match points, 1 has 2, 2 none.
+        let played = [m(0, 1, 3.0, 1.0), m(0, 2, 3.0, 1.0), m(1, 2, 3.0, 1.0)];
+        let tb = [TieBreak::GamePoints];
+        let by_number = |a: usize, b: usize| a.cmp(&b);
+        assert_eq!(
+            order(&[0, 1, 2], 3, (&played, &[], &[3]), &tb, &by_number),
+            [1, 0, 2]
+        );
+        // Two off 0 leaves it level with 1, and game points place it above.
+        assert_eq!(
+            order(&[0, 1, 2], 3, (&played, &[], &[2]), &tb, &by_number),
+            [0, 1, 2]
+        );
+        // Three draws leave all three level on both counts: a deduction takes one out.
+        let played = [m(0, 1, 2.0, 2.0), m(0, 2, 2.0, 2.0), m(1, 2, 2.0, 2.0)];
+        assert_eq!(ties(&[0, 1, 2], 3, (&played, &[]), &tb), [vec![0, 1, 2]]);
+        assert_eq!(
+            ties(&[0, 1, 2], 3, (&played, &[0, 0, 0]), &tb),
+            [vec![0, 1, 2]]
+        );
+        assert_eq!(ties(&[0, 1, 2], 3, (&played, &[0, 1]), &tb), [vec![0, 2]]);
     }
 }

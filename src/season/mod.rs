@@ -7,6 +7,7 @@
 pub mod changes;
 pub mod cup;
 pub mod operate;
+pub mod penalties;
 pub mod playoff;
 pub mod pools;
 pub mod record;

@@ -31,8 +31,10 @@ pub struct Standing {
     pub drawn: u32,
     /// Lost.
     pub lost: u32,
-    /// Match points.
-    pub match_points: u32,
+    /// Match points, less any deducted.
+    pub match_points: i32,
+    /// Match points deducted for penalties (Sussex rule 6, 4NCL rule 10).
+    pub deducted: u32,
     /// Game points.
     pub game_points: f64,
 }
@@ -707,18 +709,15 @@ impl Season {
             .map_err(|e| SeasonError::Input(e.to_string()))?;
         let m = cur.list.matches[index];
         let against = team(lg, against)?;
-        let tomorrow = today + Days::new(1);
+        let defaulter = m.opponent(against).ok_or_else(|| {
+            SeasonError::Input(format!(
+                "{} is not a team of {fixture}",
+                lg.teams[against].name
+            ))
+        })?;
         let date = match date {
             Some(d) => d,
-            None => playoff::replay_dates(lg, &cur.list, &m, against)
-                .map_err(|e| SeasonError::Refused(vec![e.to_string()]))?
-                .into_iter()
-                .find(|d| *d >= tomorrow)
-                .ok_or_else(|| {
-                    SeasonError::Refused(vec![format!(
-                        "no date from {tomorrow} to replay {fixture}: the Fixtures Secretary sets one (a date)"
-                    )])
-                })?,
+            None => first_replay_date(&cur, &m, against, today)?,
         };
         // Rule 2.1: after the season's end only with the Fixtures Secretary's permission,
         // which the league version records.
@@ -747,6 +746,16 @@ impl Season {
             away: m.away,
             kind: ExtraKind::Replay(m.division),
         }]);
+        // Rule 6.2.1: the defaulting team loses match points, as the league's settings say.
+        let penalty = super::penalties::serious_default(lg, &m, defaulter, today);
+        if let Some(p) = &penalty {
+            verdict += &format!(
+                "; penalty {}: {} match points off {} (rule 6.2.1)",
+                self.penalties.len() + 1,
+                p.match_points,
+                p.team
+            );
+        }
         self.publish(
             today,
             Proposal {
@@ -762,7 +771,9 @@ impl Season {
                 list,
                 scratched: cur.scratched.clone(),
             },
-        )
+        )?;
+        self.penalties.extend(penalty);
+        Ok(self.log.last().expect("an entry was published"))
     }
 
     /// A division's table from the results of its league matches in the current list (a
@@ -780,7 +791,7 @@ impl Season {
         teams: &[TeamId],
     ) -> Vec<Standing> {
         let (mut table, played) = self.rows_among(cur, division, teams);
-        place(&cur.league, division, &mut table, &played, &[]);
+        self.place(&cur.league, division, &mut table, &played, &[]);
         table
     }
 
@@ -788,13 +799,14 @@ impl Season {
     /// tie-breaks separate: the ties a play-off may settle (rule 12).
     pub fn tied(&self, cur: &Current, d: usize) -> Vec<Vec<TeamId>> {
         let lg = &cur.league;
-        let (rows, played) = self.rows_among(cur, d, &lg.divisions[d].teams);
+        let (mut rows, played) = self.rows_among(cur, d, &lg.divisions[d].teams);
+        let off = super::penalties::deduct(self, lg, &mut rows, lg.teams.len());
         let ours: Vec<TeamId> = rows.iter().map(|r| r.team).collect();
-        table::ties(&ours, lg.teams.len(), &played, &lg.tie_breaks(d))
+        table::ties(&ours, lg.teams.len(), (&played, &off), &lg.tie_breaks(d))
     }
 
     /// The unordered rows of `teams` of a division from the results of the matches among
-    /// them, and those results.
+    /// them (penalties not yet taken off: see `penalties::deduct`), and those results.
     pub(super) fn rows_among(
         &self,
         cur: &Current,
@@ -812,6 +824,7 @@ impl Season {
                 drawn: 0,
                 lost: 0,
                 match_points: 0,
+                deducted: 0,
                 game_points: 0.0,
             })
             .collect();
@@ -891,26 +904,53 @@ impl Season {
     }
 }
 
-/// Sorts the `rows` of division `d` after the `played` matches and `byes` (each a win): by
-/// match points, then the league's tie-breaks, then by name.
-pub(super) fn place(
-    lg: &League,
-    d: usize,
-    rows: &mut [Standing],
-    played: &[crate::competitions::swiss::Played],
-    byes: &[TeamId],
-) {
-    let ours: Vec<TeamId> = rows.iter().map(|r| r.team).collect();
-    let by_name = |a: TeamId, b: TeamId| lg.teams[a].name.cmp(&lg.teams[b].name);
-    let order = table::order(
-        &ours,
-        lg.teams.len(),
-        played,
-        byes,
-        &lg.tie_breaks(d),
-        &by_name,
-    );
-    rows.sort_by_key(|r| order.iter().position(|&t| t == r.team));
+impl Season {
+    /// Takes the penalties off the `rows` of division `d` and sorts them after the `played`
+    /// matches and `byes` (each a win): by match points, then the league's tie-breaks, then by
+    /// name.
+    pub(super) fn place(
+        &self,
+        lg: &League,
+        d: usize,
+        rows: &mut [Standing],
+        played: &[crate::competitions::swiss::Played],
+        byes: &[TeamId],
+    ) {
+        let off = super::penalties::deduct(self, lg, rows, lg.teams.len());
+        let ours: Vec<TeamId> = rows.iter().map(|r| r.team).collect();
+        let by_name = |a: TeamId, b: TeamId| lg.teams[a].name.cmp(&lg.teams[b].name);
+        let order = table::order(
+            &ours,
+            lg.teams.len(),
+            (played, byes, &off),
+            &lg.tie_breaks(d),
+            &by_name,
+        );
+        rows.sort_by_key(|r| order.iter().position(|&t| t == r.team));
+    }
+}
+
+/// The first date from tomorrow convenient to `against` to replay league match `m` (rule
+/// 6.2.2).
+fn first_replay_date(
+    cur: &Current,
+    m: &Match,
+    against: TeamId,
+    today: NaiveDate,
+) -> Result<NaiveDate, SeasonError> {
+    let tomorrow = today + Days::new(1);
+    playoff::replay_dates(&cur.league, &cur.list, m, against)
+        .map_err(|e| SeasonError::Refused(vec![e.to_string()]))?
+        .into_iter()
+        .find(|d| *d >= tomorrow)
+        .ok_or_else(|| {
+            let name = |t: TeamId| cur.league.teams[t].name.as_str();
+            SeasonError::Refused(vec![format!(
+                "no date from {tomorrow} to replay {} v {}: the Fixtures Secretary sets one (a date)",
+                name(m.home),
+                name(m.away)
+            )])
+        })
 }
 
 /// What a rerun is told, written into the league version: the text with the withdrawn teams'

@@ -27,8 +27,39 @@ pub fn drawn_pools(cur: &Current, d: usize) -> (Vec<usize>, Vec<usize>) {
     let Some(last) = last else {
         return (a, b);
     };
-    // Each team's group, merged along the preliminary matches.
-    let mut group: Vec<usize> = (0..lg.teams.len()).collect();
+    let prelim = cur
+        .list
+        .matches
+        .iter()
+        .filter(|m| m.division == d && m.date <= last);
+    let teams: Vec<usize> = div
+        .teams
+        .iter()
+        .copied()
+        .filter(|&t| !lg.withdrawn(t))
+        .collect();
+    let mut two = joined(&teams, prelim, lg.teams.len());
+    if two.len() != 2 {
+        // Not two pools (nothing drawn yet).
+        return (a, b);
+    }
+    let second = two.pop().unwrap_or_default();
+    let first = two.pop().unwrap_or_default();
+    if second == a {
+        (second, first)
+    } else {
+        (first, second)
+    }
+}
+
+/// The groups of `teams` (numbers below `n`) that `matches` join, each sorted, in the order
+/// of their lowest team.
+fn joined<'a>(
+    teams: &[usize],
+    matches: impl Iterator<Item = &'a crate::model::Match>,
+    n: usize,
+) -> Vec<Vec<usize>> {
+    let mut group: Vec<usize> = (0..n).collect();
     fn root(g: &mut [usize], t: usize) -> usize {
         let mut r = t;
         while g[r] != r {
@@ -37,35 +68,20 @@ pub fn drawn_pools(cur: &Current, d: usize) -> (Vec<usize>, Vec<usize>) {
         g[t] = r;
         r
     }
-    for m in cur
-        .list
-        .matches
-        .iter()
-        .filter(|m| m.division == d && m.date <= last)
-    {
+    for m in matches {
         let (x, y) = (root(&mut group, m.home), root(&mut group, m.away));
         group[x] = y;
     }
     let mut groups: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
-    for &t in div.teams.iter().filter(|&&t| !lg.withdrawn(t)) {
+    for &t in teams {
         groups.entry(root(&mut group, t)).or_default().push(t);
     }
-    let mut two: Vec<Vec<usize>> = groups.into_values().collect();
-    if two.len() != 2 {
-        // Not two pools (nothing drawn yet).
-        return (a, b);
-    }
-    for g in &mut two {
+    let mut out: Vec<Vec<usize>> = groups.into_values().collect();
+    for g in &mut out {
         g.sort_unstable();
     }
-    two.sort();
-    let second = two.pop().unwrap_or_default();
-    let first = two.pop().unwrap_or_default();
-    if second == a {
-        (second, first)
-    } else {
-        (first, second)
-    }
+    out.sort();
+    out
 }
 
 /// Whether the final pools of division `d` are formed: a match between a team of preliminary
@@ -147,6 +163,22 @@ impl Season {
         self.results_where(cur, d, |m| a.contains(&m.home) == a.contains(&m.away))
     }
 
+    /// The match points deducted for penalties from each team of pools division `d` (by team),
+    /// each preliminary pool's floor at none kept as its table keeps it (4NCL rule 10.6).
+    fn pool_deductions(&self, cur: &Current, d: usize) -> Vec<u32> {
+        let n = cur.league.teams.len();
+        let (a, b) = drawn_pools(cur, d);
+        let mut off = vec![0; n];
+        for pool in [a, b] {
+            let (mut rows, _) = self.rows_among(cur, d, &pool);
+            let o = super::penalties::deduct(self, &cur.league, &mut rows, n);
+            for t in pool {
+                off[t] = o[t];
+            }
+        }
+        off
+    }
+
     /// The results entered for the matches of division `d` that `keep` keeps.
     fn results_where(
         &self,
@@ -195,22 +227,55 @@ impl Season {
         let pools = if !formed(cur, d, &a) {
             [("preliminary pool A", a), ("preliminary pool B", b)]
         } else {
-            let played = self.pool_results(cur, d, &a);
-            let split = ncl::split(&a, &b, &played, cur.league.teams.len(), 0, &[]);
+            let (championship, relegation) = self.formed_pools(cur, d, (&a, &b));
             [
-                ("championship pool", split.championship),
-                ("relegation pool", split.relegation),
+                ("championship pool", championship),
+                ("relegation pool", relegation),
             ]
         };
         pools
             .into_iter()
             .map(|(pool, teams)| {
                 let (mut rows, played) = self.rows_among(cur, d, &teams);
-                let order = ncl::placed(&teams, &played, cur.league.teams.len());
+                let off =
+                    super::penalties::deduct(self, &cur.league, &mut rows, cur.league.teams.len());
+                let order = ncl::placed(&teams, &played, cur.league.teams.len(), &off);
                 rows.sort_by_key(|r| order.iter().position(|&t| t == r.team));
                 (format!("{}, {pool}", div.name), rows)
             })
             .collect()
+    }
+
+    /// The championship and relegation pools of division `d` as formed: the two groups of
+    /// teams its final rounds join (matches across the preliminary pools `a` and `b`), the
+    /// championship the one that shares more teams with the split the results give now, so that
+    /// a penalty entered after the pools were formed moves no team between them.
+    fn formed_pools(
+        &self,
+        cur: &Current,
+        d: usize,
+        (a, b): (&[usize], &[usize]),
+    ) -> (Vec<usize>, Vec<usize>) {
+        let played = self.pool_results(cur, d, a);
+        let off = self.pool_deductions(cur, d);
+        let split = ncl::split((a, b), (&played, &off), cur.league.teams.len(), 0, &[]);
+        let teams: Vec<usize> = a.iter().chain(b).copied().collect();
+        let finals = cur
+            .list
+            .matches
+            .iter()
+            .filter(|m| m.division == d && a.contains(&m.home) != a.contains(&m.away));
+        let mut two = joined(&teams, finals, cur.league.teams.len());
+        if two.len() != 2 {
+            return (split.championship, split.relegation);
+        }
+        let shared = |p: &[usize]| split.championship.iter().filter(|t| p.contains(t)).count();
+        let (second, first) = (two.pop().unwrap_or_default(), two.pop().unwrap_or_default());
+        if shared(&first) >= shared(&second) {
+            (first, second)
+        } else {
+            (second, first)
+        }
     }
 
     /// Whether pools division `d` has every preliminary result and no final pools yet.
@@ -270,7 +335,14 @@ impl Season {
         // The first final round follows the n/2 - 1 preliminary ones.
         let first_round = (lg.divisions[d].teams.len() / 2) as u32;
         let mut lean = leans(&cur, d);
-        let split = ncl::split(&a, &b, &played, lg.teams.len(), first_round, &lean);
+        let off = self.pool_deductions(&cur, d);
+        let split = ncl::split(
+            (&a, &b),
+            (&played, &off),
+            lg.teams.len(),
+            first_round,
+            &lean,
+        );
         for &(_, x, y) in &split.rounds {
             lean[x] += 1;
             lean[y] -= 1;

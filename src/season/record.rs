@@ -34,6 +34,9 @@ pub struct Season {
     pub results: Vec<Score>,
     /// The cups drawn.
     pub draws: Vec<CupDraw>,
+    /// Penalties for defaults, in the order entered (a lifted one stays, marked).
+    #[serde(default)]
+    pub penalties: Vec<super::penalties::Penalty>,
     /// What happened, oldest first; entries are only ever appended.
     pub log: Vec<Entry>,
 }
@@ -116,6 +119,10 @@ pub enum Kind {
     FinalPools,
     /// A Swiss division's next round paired and placed (4NCL rule 6.4).
     SwissRound,
+    /// A penalty for defaults (Sussex rule 6, 4NCL rule 10).
+    Penalty,
+    /// A penalty lifted.
+    PenaltyLifted,
 }
 
 impl Kind {
@@ -136,6 +143,8 @@ impl Kind {
             Kind::NewList => "new list",
             Kind::FinalPools => "final pools (6.3)",
             Kind::SwissRound => "Swiss round (6.4)",
+            Kind::Penalty => "penalty",
+            Kind::PenaltyLifted => "penalty lifted",
         }
     }
 }
@@ -262,6 +271,7 @@ impl Season {
             }],
             results: Vec::new(),
             draws: Vec::new(),
+            penalties: Vec::new(),
             log: vec![Entry {
                 kind: Kind::Started,
                 what,

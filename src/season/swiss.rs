@@ -199,7 +199,7 @@ impl Season {
                 r.match_points += 2;
             }
         }
-        super::operate::place(lg, d, &mut rows, &played, &byes);
+        self.place(lg, d, &mut rows, &played, &byes);
         rows
     }
 

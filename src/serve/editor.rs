@@ -425,7 +425,37 @@ fn hub_action(form: &Posted) -> Result<super::season::Action, String> {
         "swiss_round" => Action::SwissRound {
             division: posted(form, "division"),
         },
+        "penalty" => penalty_action(form)?,
+        "lift_penalty" => Action::LiftPenalty {
+            number: posted(form, "number")
+                .parse()
+                .map_err(|_| "the penalty's number is not a number")?,
+            why: posted(form, "why"),
+        },
         other => return Err(format!("there is no action \"{other}\"")),
+    })
+}
+
+/// A penalty as the hub's form posts it: the team, the boards ticked, default points, match
+/// points and why.
+fn penalty_action(form: &Posted) -> Result<super::season::Action, String> {
+    let whole = |k: &str| match posted(form, k).trim() {
+        "" => Ok(None),
+        t => t
+            .parse::<u32>()
+            .map(Some)
+            .map_err(|_| format!("\"{t}\" is not a whole number of points")),
+    };
+    Ok(super::season::Action::Penalty {
+        team: posted(form, "team"),
+        boards: form
+            .iter()
+            .filter(|(k, _)| k == "board")
+            .map(|(_, b)| b.parse().map_err(|_| format!("\"{b}\" is not a board")))
+            .collect::<Result<_, _>>()?,
+        default_points: whole("default_points")?,
+        match_points: whole("match_points")?,
+        why: posted(form, "why"),
     })
 }
 

@@ -63,7 +63,7 @@ pub(crate) struct Hub {
     pub(crate) undrawn: Vec<String>,
     /// Teams level on match points in a finished table, with no play-off yet: (division,
     /// teams, points).
-    pub(crate) level: Vec<(String, Vec<String>, u32)>,
+    pub(crate) level: Vec<(String, Vec<String>, i32)>,
     /// 4NCL divisions whose preliminary results are all in, their final pools not formed.
     pub(crate) pools_due: Vec<String>,
     /// Swiss divisions whose next round can be paired: (division, round).
@@ -73,16 +73,40 @@ pub(crate) struct Hub {
     pub(crate) played: Vec<(NaiveDate, String)>,
     /// Solves of the league that kept drafts or a list, newest first.
     pub(crate) solves: Vec<Solve>,
+    /// What defaults cost, as the league's settings say.
+    pub(crate) penalties: crate::model::Penalties,
 }
 
 /// A division's table.
 pub(crate) struct Table {
     /// The division.
     pub(crate) division: String,
-    /// Its rows, first place first: team, played, won, drawn, lost, match points, game points.
-    pub(crate) rows: Vec<(String, u32, u32, u32, u32, u32, f64)>,
+    /// Its rows, first place first.
+    pub(crate) rows: Vec<Row>,
     /// How teams level on points are placed, in a sentence.
     pub(crate) placed_by: String,
+    /// The penalties in force on its teams: (number, in words).
+    pub(crate) penalties: Vec<(usize, String)>,
+}
+
+/// A row of a table.
+pub(crate) struct Row {
+    /// The team.
+    pub(crate) team: String,
+    /// Matches with a result.
+    pub(crate) played: u32,
+    /// Won.
+    pub(crate) won: u32,
+    /// Drawn.
+    pub(crate) drawn: u32,
+    /// Lost.
+    pub(crate) lost: u32,
+    /// Match points, less those deducted.
+    pub(crate) points: i32,
+    /// Match points deducted for penalties.
+    pub(crate) deducted: u32,
+    /// Game points.
+    pub(crate) game_points: f64,
 }
 
 /// A solve of the league, with its drafts.
@@ -140,6 +164,7 @@ pub(crate) async fn hub(app: &Shared, id: &str) -> Result<Hub, ApiError> {
         swiss_due: Vec::new(),
         played: Vec::new(),
         solves: solves(app, id).await?,
+        penalties: crate::model::Penalties::default(),
     };
     if let Some(s) = season {
         of_season(&mut hub, &s)?;
@@ -213,6 +238,7 @@ fn of_season(hub: &mut Hub, s: &Season) -> Result<(), ApiError> {
         .filter(|&t| !lg.withdrawn(t))
         .map(|t| name(t).to_string())
         .collect();
+    hub.penalties = lg.penalties.clone();
     hub.undrawn = lg
         .cups
         .iter()
@@ -248,25 +274,29 @@ fn divisions(hub: &mut Hub, s: &Season, cur: &Current) {
                 level(hub, s, cur, rows, d);
             }
         }
+        let penalties: Vec<(usize, String)> = s
+            .penalties_in(lg, d)
+            .into_iter()
+            .map(|(k, p)| (k, p.in_words()))
+            .collect();
         for (division, rows) in tables {
             hub.tables.push(Table {
                 division,
                 rows: rows
                     .iter()
-                    .map(|r| {
-                        let (p, w, dr, l) = (r.played, r.won, r.drawn, r.lost);
-                        (
-                            name(r.team).to_string(),
-                            p,
-                            w,
-                            dr,
-                            l,
-                            r.match_points,
-                            r.game_points,
-                        )
+                    .map(|r| Row {
+                        team: name(r.team).to_string(),
+                        played: r.played,
+                        won: r.won,
+                        drawn: r.drawn,
+                        lost: r.lost,
+                        points: r.match_points,
+                        deducted: r.deducted,
+                        game_points: r.game_points,
                     })
                     .collect(),
                 placed_by: lg.placed_by(d),
+                penalties: penalties.clone(),
             });
         }
     }

@@ -32,7 +32,7 @@ pub(crate) fn season(id: &str, hub: &Hub, csrf: Option<&str>, version: i64) -> M
                     p { (played) " fixtures played, " (awaiting) " awaiting a result, " (to_come) " to come." }
                 }
                 @if let Some(csrf) = csrf { (actions(id, hub, csrf, version)) }
-                (tables(hub))
+                (tables(id, hub, csrf.map(|c| (c, version))))
                 (versions(hub))
             } @else {
                 p {
@@ -71,7 +71,49 @@ fn hub_form(id: &str, csrf: &str, version: i64, action: &str, fields: Markup) ->
 fn actions(id: &str, hub: &Hub, csrf: &str, version: i64) -> Markup {
     html! {
         (results(id, hub, csrf, version))
+        (penalty(id, hub, csrf, version))
         (changes(id, hub, csrf, version))
+    }
+}
+
+/// A penalty for defaults: boards defaulted (when the league prices them), default points
+/// (when they cost match points), match points outright, and why.
+fn penalty(id: &str, hub: &Hub, csrf: &str, version: i64) -> Markup {
+    let p = &hub.penalties;
+    html! {
+        h3 { "A penalty for defaults" }
+        p.help {
+            @match p.per_match_point {
+                Some(n) => { "Each " (n) " default points cost a match point in the table" }
+                None => { "The league's settings give no default points, so a penalty takes match points" }
+            }
+            @if p.not_below_zero { ", and no team goes below none" }
+            ". A penalty can be lifted later (an appeal upheld); it stays in the log."
+        }
+        (hub_form(id, csrf, version, "penalty", html! {
+            label for="penalty-team" { "Team" }
+            select #penalty-team name="team" { @for t in &hub.teams { option { (t) } } }
+            @if !p.board_points.is_empty() && p.per_match_point.is_some() {
+                fieldset {
+                    legend { "Boards defaulted" }
+                    @for (i, pts) in p.board_points.iter().enumerate() {
+                        label.check {
+                            input type="checkbox" name="board" value=(i + 1);
+                            " Board " (i + 1) " (" (pts) " default point" @if *pts != 1 { "s" } ")"
+                        }
+                    }
+                }
+            }
+            @if p.per_match_point.is_some() {
+                label for="penalty-default-points" { "Default points (besides any boards ticked)" }
+                input #penalty-default-points name="default_points" type="number" min="0" max="1000" inputmode="numeric";
+            }
+            label for="penalty-match-points" { "Match points taken off" }
+            input #penalty-match-points name="match_points" type="number" min="0" max="100" inputmode="numeric";
+            label for="penalty-why" { "Why (the match and the rule)" }
+            input #penalty-why name="why" required maxlength="300";
+            button type="submit" { "Record the penalty" }
+        }))
     }
 }
 
@@ -206,26 +248,54 @@ fn changes(id: &str, hub: &Hub, csrf: &str, version: i64) -> Markup {
     }
 }
 
-/// Each division's table.
-fn tables(hub: &Hub) -> Markup {
+/// Each division's table, with the penalties in force on its teams (each with a form that
+/// lifts it, for the secretary: `csrf` and the league's version).
+fn tables(id: &str, hub: &Hub, secretary: Option<(&str, i64)>) -> Markup {
+    let shown =
+        |t: &super::hub::Table| t.rows.iter().any(|r| r.played > 0) || !t.penalties.is_empty();
     html! {
-        @if hub.tables.iter().any(|t| t.rows.iter().any(|r| r.1 > 0)) {
+        @if hub.tables.iter().any(shown) {
             h3 { "Tables" }
-            @for t in &hub.tables {
+            @for t in hub.tables.iter().filter(|t| shown(t)) {
+                @let deducted = t.rows.iter().any(|r| r.deducted > 0);
                 div.scroll tabindex="0" {
                     table {
                         caption { (t.division) }
                         thead { tr {
                             th scope="col" { "Team" } th scope="col" { "Played" } th scope="col" { "Won" }
-                            th scope="col" { "Drawn" } th scope="col" { "Lost" } th scope="col" { "Points" }
-                            th scope="col" { "Game points" }
+                            th scope="col" { "Drawn" } th scope="col" { "Lost" }
+                            @if deducted { th scope="col" { "Points taken off" } }
+                            th scope="col" { "Points" } th scope="col" { "Game points" }
                         } }
                         tbody { @for r in &t.rows { tr {
-                            th scope="row" { (r.0) } td { (r.1) } td { (r.2) } td { (r.3) } td { (r.4) } td { (r.5) } td { (r.6) }
+                            th scope="row" { (r.team) } td { (r.played) } td { (r.won) } td { (r.drawn) } td { (r.lost) }
+                            @if deducted { td { @if r.deducted > 0 { "−" (r.deducted) } } }
+                            td { (r.points) } td { (r.game_points) }
                         } } }
                     }
                 }
                 p.muted { (t.placed_by) }
+                @if !t.penalties.is_empty() {
+                    p { "Penalties:" }
+                    ul {
+                        @for (number, words) in &t.penalties {
+                            li {
+                                "Penalty " (number) ": " (words)
+                                @if let Some((csrf, version)) = secretary {
+                                    details {
+                                        summary { "Lift penalty " (number) }
+                                        (hub_form(id, csrf, version, "lift_penalty", html! {
+                                            input type="hidden" name="number" value=(number);
+                                            label for={ "lift-why-" (number) } { "Why it is lifted" }
+                                            input id={ "lift-why-" (number) } name="why" required maxlength="300";
+                                            button type="submit" { "Lift penalty " (number) }
+                                        }))
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
     }

@@ -221,6 +221,18 @@ pub(crate) enum Action {
     /// Results in the LMS fixture file's columns with the score added: division (or cup),
     /// home team, away team, date, score; one line per match, no header.
     Results { csv: String },
+    /// A penalty for defaults (Sussex rule 6, 4NCL rule 10): the boards `team` defaulted
+    /// (priced by the league's settings), default points, match points, and why.
+    Penalty {
+        team: String,
+        #[serde(default)]
+        boards: Vec<u32>,
+        default_points: Option<u32>,
+        match_points: Option<u32>,
+        why: String,
+    },
+    /// Penalty `number` (from 1, as the log numbers them) lifted, and why.
+    LiftPenalty { number: usize, why: String },
 }
 
 /// The results of `Action::Results`: (line, competition, "HOME v AWAY", score).
@@ -353,6 +365,23 @@ fn operate(season: &mut Season, today: NaiveDate, action: Action) -> Result<Entr
             .replay(today, &fixture, &defaulted_against, date, permitted)
             .cloned(),
         Action::Results { csv } => enter_results(season, today, &csv),
+        Action::Penalty {
+            team,
+            boards,
+            default_points,
+            match_points,
+            why,
+        } => {
+            let given = crate::season::penalties::Given {
+                team,
+                boards,
+                default_points: default_points.unwrap_or(0),
+                match_points: match_points.unwrap_or(0),
+                why,
+            };
+            season.penalise(today, &given).cloned()
+        }
+        Action::LiftPenalty { number, why } => season.lift_penalty(today, number, &why).cloned(),
         Action::Move {
             fixture,
             to,

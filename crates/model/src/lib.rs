@@ -84,6 +84,8 @@ pub struct League {
     pub joint_hosts: BTreeMap<(TeamId, TeamId), JointHost>,
     /// `[[constraint]]` tables (extension): RobinX's constraints, hard or soft.
     pub constraints: Vec<Constraint>,
+    /// What defaults cost in the tables (extension `[penalties]`).
+    pub penalties: Penalties,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -217,6 +219,56 @@ impl Cup {
             _ => self.opens,
         };
         Some((start, end))
+    }
+}
+
+/// What defaults cost in the tables (extension `[penalties]`): Sussex rule 6.1 (4, 3, 2 and 1
+/// default points for a default on boards 1 to 4, a match point for each 6), 6.2.1 (two match
+/// points for a serious default), 4NCL rules 10.1 (a match point for each 3) and 10.6 (never
+/// below zero).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Penalties {
+    /// Default points for a default on board 1, 2, ... (empty: defaults are counted in points
+    /// as entered, not by board).
+    pub board_points: Vec<u32>,
+    /// Each this many default points cost one match point (`None`: default points cost none).
+    pub per_match_point: Option<u32>,
+    /// Match points a serious default costs the defaulting team when its match is replayed
+    /// (Sussex rule 6.2.1: 2).
+    pub serious_default: u32,
+    /// Deductions never take a team's match points below zero (4NCL rule 10.6).
+    pub not_below_zero: bool,
+}
+
+impl Penalties {
+    /// The default points for defaults on `boards` (numbered from 1), or why not.
+    pub fn for_boards(&self, boards: &[u32]) -> Result<u32, String> {
+        if self.board_points.is_empty() {
+            return Err("the league file sets no default points by board ([penalties] board_points): give the points".into());
+        }
+        let mut seen = BTreeSet::new();
+        let mut sum = 0;
+        for &b in boards {
+            let Some(&p) = b
+                .checked_sub(1)
+                .and_then(|i| self.board_points.get(i as usize))
+            else {
+                return Err(format!(
+                    "board {b} is not a board of the league's matches (1 to {})",
+                    self.board_points.len()
+                ));
+            };
+            if !seen.insert(b) {
+                return Err(format!("board {b} is named twice"));
+            }
+            sum += p;
+        }
+        Ok(sum)
+    }
+
+    /// The match points `default_points` cost.
+    pub fn match_points_for(&self, default_points: u32) -> u32 {
+        self.per_match_point.map_or(0, |n| default_points / n)
     }
 }
 

@@ -18,6 +18,17 @@ pub struct Match {
     pub away: TeamId,
 }
 
+impl Match {
+    /// The team `t` plays in this match, if `t` plays in it.
+    pub fn opponent(&self, t: TeamId) -> Option<TeamId> {
+        match t {
+            t if t == self.home => Some(self.away),
+            t if t == self.away => Some(self.home),
+            _ => None,
+        }
+    }
+}
+
 /// What a match outside the league's round robin is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ExtraKind {

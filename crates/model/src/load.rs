@@ -468,6 +468,11 @@ impl<'a> Cx<'a> {
             joint_hosts: BTreeMap::new(),
             odd_boards_white: self.colours(raw),
             constraints: Vec::new(),
+            penalties: raw
+                .penalties
+                .as_ref()
+                .map(|p| self.penalties(p.get_ref()))
+                .unwrap_or_default(),
         };
         self.cups(raw, &mut league, &team_ix, &div_ix);
         if let Some(ch) = &raw.changes {
@@ -1168,6 +1173,49 @@ impl<'a> Cx<'a> {
                 league.joint_hosts.insert((j, o), host.clone());
             }
         }
+    }
+
+    /// `[penalties]`: a board's default points at most 100, at most 64 boards.
+    fn penalties(&mut self, raw: &RawPenalties) -> Penalties {
+        let mut out = Penalties::default();
+        if let Some(list) = &raw.board_points {
+            if list.len() > 64 {
+                let at = list[64].span().start;
+                self.err(
+                    at,
+                    "penalties.board_points",
+                    Problem::BadValue(format!("{} boards; at most 64", list.len())),
+                );
+            }
+            for v in list.iter().take(64) {
+                if *v.get_ref() > 100 {
+                    self.err(
+                        v.span().start,
+                        "penalties.board_points",
+                        Problem::BadValue(format!("{} is out of range; at most 100", v.get_ref())),
+                    );
+                } else if let Some(n) = self.int(v, "penalties.board_points", 0) {
+                    out.board_points.push(n);
+                }
+            }
+        }
+        out.per_match_point = raw
+            .per_match_point
+            .as_ref()
+            .and_then(|v| self.int(v, "penalties.per_match_point", 1));
+        if let Some(v) = &raw.serious_default {
+            if *v.get_ref() > 100 {
+                self.err(
+                    v.span().start,
+                    "penalties.serious_default",
+                    Problem::BadValue(format!("{} is out of range; at most 100", v.get_ref())),
+                );
+            } else {
+                out.serious_default = self.int(v, "penalties.serious_default", 0).unwrap_or(0);
+            }
+        }
+        out.not_below_zero = flag(&raw.not_below_zero);
+        out
     }
 
     fn changes(&mut self, raw: &RawChanges) -> Option<Changes> {

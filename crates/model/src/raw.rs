@@ -46,6 +46,22 @@ pub struct RawLeague {
     /// Extension: RobinX-style constraints, hard or soft.
     #[serde(default)]
     pub constraint: Vec<Spanned<RawConstraint>>,
+    /// Extension: what defaults cost in the tables.
+    pub penalties: Option<Spanned<RawPenalties>>,
+}
+
+/// Extension: default points and match-point deductions (Sussex rule 6, 4NCL rule 10).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPenalties {
+    /// Default points for a default on board 1, 2, ...
+    pub board_points: Option<Vec<Spanned<i64>>>,
+    /// Each this many default points cost one match point.
+    pub per_match_point: Option<Spanned<i64>>,
+    /// Match points a serious default costs (a replayed match).
+    pub serious_default: Option<Spanned<i64>>,
+    /// Deductions never take match points below zero.
+    pub not_below_zero: Option<Spanned<bool>>,
 }
 
 /// Extension: one `[[constraint]]` (see `constraint.rs`); which keys apply depends on `kind`.

@@ -1,0 +1,292 @@
+//! Penalties for defaults through the season: Sussex rules 6.1 (default points by board, a
+//! match point for each six) and 6.2.1 (two match points for a serious default), 4NCL rules
+//! 10.1 (a match point for each three) and 10.6 (never below none). The tables take them off,
+//! play-offs and final pools follow those tables, and a lifted penalty stays in the record.
+
+use chrono::NaiveDate;
+use fixtures::model::{parse_league, TeamId};
+use fixtures::season::penalties::Given;
+use fixtures::season::record::{Kind, Season, SeasonError};
+use fixtures::solve::Options;
+
+const SUSSEX: &str = include_str!("../instances/sussex-2026-7.toml");
+const SUSSEX_LIST: &str = include_str!("../instances/sussex-2026-7-fixtures.csv");
+const NCL: &str = include_str!("../instances/competitions/4ncl-2026-27-division-1.toml");
+const FOUR: &str = include_str!("../instances/examples/four-teams-double.toml");
+
+fn date(s: &str) -> NaiveDate {
+    NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
+}
+
+fn given(team: &str, boards: &[u32], default_points: u32, match_points: u32) -> Given {
+    Given {
+        team: team.into(),
+        boards: boards.to_vec(),
+        default_points,
+        match_points,
+        why: "defaults against Bexhill 3 on 13 Oct, rule 6.1".into(),
+    }
+}
+
+/// The Sussex season with one Division 3 result in: Lewes 2 beat Bexhill 3 2½-1½.
+fn sussex_with_a_result() -> Season {
+    let mut s = Season::start(SUSSEX, "sussex.toml", SUSSEX_LIST, date("2026-09-28")).unwrap();
+    s.enter_result(
+        date("2026-11-01"),
+        "Lewes 2 v Bexhill 3",
+        None,
+        "2½-1½",
+        None,
+    )
+    .unwrap();
+    s
+}
+
+/// Division 3's rows: (team, match points, deducted), best first.
+fn division_3(s: &Season) -> Vec<(String, i32, u32)> {
+    let cur = s.current().unwrap();
+    let d = cur
+        .league
+        .divisions
+        .iter()
+        .position(|d| d.name == "Division 3")
+        .unwrap();
+    s.standings(&cur, d)
+        .iter()
+        .map(|r| {
+            let name = cur.league.teams[r.team].name.clone();
+            (name, r.match_points, r.deducted)
+        })
+        .collect()
+}
+
+fn row<'a>(rows: &'a [(String, i32, u32)], team: &str) -> (usize, &'a (String, i32, u32)) {
+    rows.iter().enumerate().find(|(_, r)| r.0 == team).unwrap()
+}
+
+/// Rule 6.1: boards 2 and 4 cost 3 + 1 default points, no match point yet; board 1's 4 more
+/// make 8, one match point off; with 14 and a match point outright Lewes 2 is below none and
+/// last (the Sussex rules set no floor). Lifting a penalty gives its points back and keeps it
+/// in the record and the log.
+#[test]
+fn board_defaults_cost_a_match_point_for_each_six_default_points() {
+    let mut s = sussex_with_a_result();
+    let today = date("2026-11-02");
+    let e = s.penalise(today, &given("Lewes 2", &[2, 4], 0, 0)).unwrap();
+    assert_eq!(e.kind, Kind::Penalty);
+    assert!(
+        e.what.starts_with("penalty 1: Lewes 2, 4 default points"),
+        "{}",
+        e.what
+    );
+    assert!(e.verdict.contains("0 match points off"), "{}", e.verdict);
+    assert_eq!(row(&division_3(&s), "Lewes 2").1 .1, 2);
+    let e = s.penalise(today, &given("Lewes 2", &[1], 0, 0)).unwrap();
+    assert!(e.verdict.contains("8 default points"), "{}", e.verdict);
+    assert!(e.verdict.contains("1 match point off"), "{}", e.verdict);
+    let rows = division_3(&s);
+    assert_eq!(row(&rows, "Lewes 2"), (0, &("Lewes 2".into(), 1, 1)));
+    s.penalise(today, &given("Lewes 2", &[1, 3], 0, 1)).unwrap();
+    let rows = division_3(&s);
+    let (place, r) = row(&rows, "Lewes 2");
+    assert_eq!((r.1, r.2), (-1, 3), "14 default points and one outright");
+    assert_eq!(place, rows.len() - 1, "below every team on none: {rows:?}");
+    // Penalty 3 lifted on appeal: 8 default points again.
+    let e = s
+        .lift_penalty(date("2026-11-09"), 3, "appeal upheld")
+        .unwrap();
+    assert_eq!(e.kind, Kind::PenaltyLifted);
+    assert!(e.what.contains("penalty 3 lifted"), "{}", e.what);
+    assert_eq!(row(&division_3(&s), "Lewes 2").1 .1, 1);
+    assert_eq!(s.penalties.len(), 3, "a lifted penalty stays in the record");
+    let cur = s.current().unwrap();
+    assert_eq!(s.penalties_in(&cur.league, 2).len(), 2);
+    // The record keeps them; a season file written before penalties existed still reads.
+    let again = Season::from_json(&s.to_json()).unwrap();
+    assert_eq!(again.penalties, s.penalties);
+    let mut old: serde_json::Value = serde_json::from_str(&s.to_json()).unwrap();
+    old.as_object_mut().unwrap().remove("penalties");
+    assert!(Season::from_json(&old.to_string())
+        .unwrap()
+        .penalties
+        .is_empty());
+}
+
+/// What a penalty cannot be: each refused in words, the season unchanged.
+#[test]
+fn a_penalty_is_refused_in_words() {
+    let mut s = sussex_with_a_result();
+    let today = date("2026-11-02");
+    let refused = |s: &mut Season, g: Given| match s.penalise(today, &g) {
+        Err(SeasonError::Input(m)) => m,
+        other => panic!("{g:?}: {other:?}"),
+    };
+    let m = refused(&mut s, given("Lewes 2", &[5], 0, 0));
+    assert!(m.contains("board 5 is not a board"), "{m}");
+    let m = refused(&mut s, given("Lewes 2", &[2, 2], 0, 0));
+    assert!(m.contains("named twice"), "{m}");
+    let m = refused(&mut s, given("Lewes 2", &[], 0, 0));
+    assert!(m.contains("give the boards defaulted"), "{m}");
+    let m = refused(&mut s, given("Lewes 9", &[1], 0, 0));
+    assert!(m.contains("no team \"Lewes 9\""), "{m}");
+    let m = refused(&mut s, given("Lewes 2", &[], 5000, 0));
+    assert!(m.contains("at most 1000 default points"), "{m}");
+    let mut no_reason = given("Lewes 2", &[1], 0, 0);
+    no_reason.why = "  \n ".into();
+    let m = refused(&mut s, no_reason);
+    assert!(m.contains("say why"), "{m}");
+    assert!(s.penalties.is_empty());
+    s.penalise(today, &given("Lewes 2", &[1], 0, 0)).unwrap();
+    for (number, needle) in [(2, "no penalty 2"), (0, "no penalty 0")] {
+        match s.lift_penalty(today, number, "appeal") {
+            Err(SeasonError::Input(m)) => assert!(m.contains(needle), "{m}"),
+            other => panic!("{other:?}"),
+        }
+    }
+    s.lift_penalty(today, 1, "appeal").unwrap();
+    match s.lift_penalty(today, 1, "twice") {
+        Err(SeasonError::Input(m)) => assert!(m.contains("was lifted on 2026-11-02"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    // A league that gives no rate for default points takes match points only.
+    let text = SUSSEX.replace("per_match_point = 6", "");
+    let mut t = Season::start(&text, "sussex.toml", SUSSEX_LIST, date("2026-09-28")).unwrap();
+    let m = refused(&mut t, given("Lewes 2", &[1], 0, 0));
+    assert!(m.contains("give match points instead"), "{m}");
+    t.penalise(today, &given("Lewes 2", &[], 0, 2)).unwrap();
+}
+
+/// Rule 6.2.1: the replay of a seriously defaulted match takes two match points off the
+/// defaulting team, as the league's `serious_default` says, and says so in the replay's entry.
+#[test]
+fn a_serious_default_replayed_costs_the_defaulting_team_two_match_points() {
+    let mut s = sussex_with_a_result();
+    let today = date("2026-11-02");
+    match s.replay(today, "Lewes 2 v Bexhill 3", "Lewes 1", None, false) {
+        Err(SeasonError::Input(m)) => assert!(m.contains("Lewes 1 is not a team of"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    let e = s
+        .replay(today, "Lewes 2 v Bexhill 3", "Bexhill 3", None, false)
+        .unwrap();
+    assert_eq!(e.kind, Kind::Replay);
+    assert!(
+        e.verdict
+            .contains("penalty 1: 2 match points off Lewes 2 (rule 6.2.1)"),
+        "{}",
+        e.verdict
+    );
+    assert_eq!(s.penalties.len(), 1);
+    assert_eq!(
+        (s.penalties[0].team.as_str(), s.penalties[0].match_points),
+        ("Lewes 2", 2)
+    );
+    assert_eq!(row(&division_3(&s), "Lewes 2").1 .1, 0);
+    // Without the setting, a replay takes no points.
+    let text = SUSSEX.replace("serious_default = 2", "");
+    let mut t = Season::start(&text, "sussex.toml", SUSSEX_LIST, date("2026-09-28")).unwrap();
+    t.replay(today, "Lewes 2 v Bexhill 3", "Bexhill 3", None, false)
+        .unwrap();
+    assert!(t.penalties.is_empty());
+}
+
+/// Rule 12: a deduction decides which teams are level for a play-off. Every match of the
+/// four-team league drawn: all four level; a match point off one leaves the other three, and a
+/// play-off that names it is refused.
+#[test]
+fn a_deduction_decides_who_is_level_for_a_play_off() {
+    let league = parse_league(FOUR, "four.toml").unwrap();
+    let opts = Options {
+        time_limit: 10.0,
+        threads: 1,
+        ..Options::default()
+    };
+    let first = fixtures::pipeline::solve(&league, &opts).expect("the first draw");
+    let mut s = Season::start(FOUR, "four.toml", first.checked.csv(), date("2026-10-01")).unwrap();
+    let today = date("2027-03-27");
+    let name = |t: TeamId| league.teams[t].name.clone();
+    for m in &s.list().unwrap().matches {
+        let fixture = format!("{} v {}", name(m.home), name(m.away));
+        s.enter_result(today, &fixture, None, "2-2", None).unwrap();
+    }
+    let cur = s.current().unwrap();
+    assert_eq!(s.tied(&cur, 0), [vec![0, 1, 2, 3]]);
+    s.penalise(
+        today,
+        &Given {
+            team: "Barton A".into(),
+            match_points: 1,
+            why: "fielded an ineligible player, committee's decision".into(),
+            ..Given::default()
+        },
+    )
+    .unwrap();
+    let cur = s.current().unwrap();
+    assert_eq!(s.tied(&cur, 0), [vec![0, 1, 3]]);
+    let table = s.standings(&cur, 0);
+    assert_eq!((name(table[3].team), table[3].match_points), (name(2), 5));
+    let teams = ["Barton A".to_string(), "Barton B".to_string()];
+    match s.play_off(today, &teams) {
+        Err(SeasonError::Refused(why)) => assert!(why[0].contains("not level"), "{why:?}"),
+        other => panic!("{other:?}"),
+    }
+    let teams = ["Ashby A".to_string(), "Barton B".to_string()];
+    s.play_off(today, &teams).unwrap();
+}
+
+/// 4NCL rules 10.1 and 10.6 with 6.3: three default points cost a match point, so the team
+/// placed fourth in its preliminary pool drops to eighth and plays in the relegation pool; a
+/// deduction of more than its points leaves it on none.
+#[test]
+fn four_ncl_deductions_send_a_team_down_and_never_below_none() {
+    let league = parse_league(NCL, "4ncl.toml").unwrap();
+    let opts = Options {
+        time_limit: 10.0,
+        threads: 1,
+        ..Options::default()
+    };
+    let first = fixtures::pipeline::solve(&league, &opts).expect("the first draw");
+    let mut s = Season::start(NCL, "4ncl.toml", first.checked.csv(), date("2026-11-01")).unwrap();
+    let today = date("2027-03-13");
+    let name = |t: TeamId| league.teams[t].name.clone();
+    for m in &s.list().unwrap().matches {
+        let fixture = format!("{} v {}", name(m.home), name(m.away));
+        s.enter_result(today, &fixture, None, "4-4", None).unwrap();
+    }
+    let cur = s.current().unwrap();
+    let pool_a = |s: &Season| -> Vec<(TeamId, i32, u32)> {
+        let cur = s.current().unwrap();
+        s.tables(&cur, 0)[0]
+            .1
+            .iter()
+            .map(|r| (r.team, r.match_points, r.deducted))
+            .collect()
+    };
+    let fourth = pool_a(&s)[3].0;
+    let fifth = pool_a(&s)[4].0;
+    let penalty = |team: TeamId, default_points, match_points| Given {
+        team: name(team),
+        default_points,
+        match_points,
+        why: "two players named and absent, rule 10.3".into(),
+        ..Given::default()
+    };
+    let e = s.penalise(today, &penalty(fourth, 3, 0)).unwrap();
+    assert!(e.verdict.contains("1 match point off"), "{}", e.verdict);
+    assert!(e.verdict.contains("never below none"), "{}", e.verdict);
+    let rows = pool_a(&s);
+    assert_eq!(rows[7], (fourth, 6, 1), "{rows:?}");
+    assert_eq!(rows[3].0, fifth);
+    drop(cur);
+    let e = s.final_pools(today, "Division 1").unwrap().clone();
+    let (championship, relegation) = e.what.split_once("; relegation ").unwrap();
+    assert!(!championship.contains(&name(fourth)), "{}", e.what);
+    assert!(relegation.contains(&name(fourth)), "{}", e.what);
+    assert!(championship.contains(&name(fifth)), "{}", e.what);
+    // Ten match points off a team on three in its final pool's table: none, not minus seven.
+    s.penalise(today, &penalty(fifth, 0, 10)).unwrap();
+    let cur = s.current().unwrap();
+    let champions = &s.tables(&cur, 0)[0].1;
+    let r = champions.iter().find(|r| r.team == fifth).unwrap();
+    assert_eq!((r.match_points, r.deducted), (0, 3), "{champions:?}");
+}
