@@ -393,6 +393,27 @@ const addDays = (day, n) => iso(new Date(Date.parse(day + "T00:00:00Z") + n * 86
   entered += await results();
   await page.goto(hub);
   await look(page, "tables");
+  // A penalty for defaults through its form (rule 6.1: boards 1 and 2 cost 4 + 3 default
+  // points, a match point at 6): the table shows it and names it; lifted, the table is level
+  // again and the log keeps both steps.
+  const penalised = await page.$eval("#penalty-team option", (o) => o.textContent);
+  await page.check("#season input[name=board][value='1']");
+  await page.check("#season input[name=board][value='2']");
+  await page.fill("#penalty-why", "boards 1 and 2 defaulted, rule 6.1");
+  await page.click("text=Record the penalty");
+  await page.waitForSelector("#season");
+  await noRefusal(page, "a penalty");
+  const table = await page.textContent("#season");
+  if (!table.includes("Points taken off") || !table.includes(`Penalty 1: ${penalised}, 7 default points`)) {
+    throw new Error("the table does not show the penalty: " + table);
+  }
+  await look(page, "penalty");
+  await page.click("text=Lift penalty 1");
+  await page.fill("#lift-why-1", "appeal upheld");
+  await page.click("button:text-is('Lift penalty 1')");
+  await page.waitForSelector("#season");
+  await noRefusal(page, "lifting a penalty");
+  if ((await page.textContent("#season")).includes("Points taken off")) throw new Error("a lifted penalty still counts");
   await page.evaluate(() => {
     const f = [...document.querySelectorAll("#season form")].find((f) => f.querySelector("input[name=team]"));
     [...f.querySelectorAll("input[name=team]")].slice(2).forEach((b) => { b.checked = false; });
@@ -471,7 +492,7 @@ const addDays = (day, n) => iso(new Date(Date.parse(day + "T00:00:00Z") + n * 86
   await page.click("text=Log out");
   await page.waitForSelector("#password");
   await browser.close();
-  console.log(`browser: the Sussex season walked to ${sussexEnd}: entries imported as a version, a limit added through its form, 2 drafts solved and draft 2's report opened, a committee member signed up from the invitation and compared, ${pubs.length} versions published (each passing fixtures check against its league version), ${entered} results entered (one per step through its form, the rest imported), the Knock-Out Cup played to its final in ${rounds} rounds, a withdrawal, a cup draw, a postponement, a move to an offered date and a play-off previewed and published, an old draft's republication stopped with its changes; the clubs' link and calendar stayed the same; a 4NCL division's preliminary pools published, a team's withdrawal from them, and its final pools formed from their results; ${seen.length} pages checked with axe-core and at 390 px: ${seen.join(", ")}; screenshots in ${OUT}`);
+  console.log(`browser: the Sussex season walked to ${sussexEnd}: entries imported as a version, a limit added through its form, 2 drafts solved and draft 2's report opened, a committee member signed up from the invitation and compared, ${pubs.length} versions published (each passing fixtures check against its league version), ${entered} results entered (one per step through its form, the rest imported), the Knock-Out Cup played to its final in ${rounds} rounds, a withdrawal, a cup draw, a postponement, a move to an offered date and a play-off previewed and published, a penalty for defaulted boards recorded and lifted, an old draft's republication stopped with its changes; the clubs' link and calendar stayed the same; a 4NCL division's preliminary pools published, a team's withdrawal from them, and its final pools formed from their results; ${seen.length} pages checked with axe-core and at 390 px: ${seen.join(", ")}; screenshots in ${OUT}`);
   process.exit(0);
 })().catch(async (e) => {
   console.error(e);
