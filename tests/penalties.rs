@@ -290,3 +290,122 @@ fn four_ncl_deductions_send_a_team_down_and_never_below_none() {
     let r = champions.iter().find(|r| r.team == fifth).unwrap();
     assert_eq!((r.match_points, r.deducted), (0, 3), "{champions:?}");
 }
+
+/// The four-team league's first draw, solved once for every case of the property.
+fn four_list() -> &'static str {
+    static LIST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    LIST.get_or_init(|| {
+        let league = parse_league(FOUR, "four.toml").unwrap();
+        let opts = Options {
+            time_limit: 10.0,
+            threads: 1,
+            ..Options::default()
+        };
+        let first = fixtures::pipeline::solve(&league, &opts).expect("the first draw");
+        first.checked.csv().to_string()
+    })
+}
+
+/// One step of the property: a penalty on team `team % 4` of default points or match points,
+/// or the lifting of penalty `number` (refused when there is none, or lifted already).
+#[derive(Debug, Clone)]
+enum Step {
+    Penalty {
+        team: usize,
+        default_points: u32,
+        match_points: u32,
+    },
+    Lift(usize),
+}
+
+fn step() -> impl proptest::strategy::Strategy<Value = Step> {
+    use proptest::prelude::*;
+    prop_oneof![
+        3 => (0usize..4, 0u32..8, 0u32..3).prop_map(|(team, default_points, match_points)| {
+            Step::Penalty { team, default_points, match_points }
+        }),
+        1 => (1usize..6).prop_map(Step::Lift),
+    ]
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 64, ..Default::default() })]
+    /// After any sequence of penalties and liftings on the four-team league, each team's row
+    /// takes off what an independent count of the penalties in force says: a match point for
+    /// each 3 of its default points plus its match points, no lower than none (a league with
+    /// `not_below_zero`); the points in the table are what it won less that; a refused step
+    /// changes nothing.
+    #[test]
+    fn the_table_takes_off_what_the_penalties_in_force_say(
+        steps in proptest::collection::vec(step(), 1..12),
+        floor in proptest::bool::ANY,
+    ) {
+        let text = format!(
+            "{FOUR}\n[penalties]\nper_match_point = 3\nnot_below_zero = {floor}\n"
+        );
+        let league = parse_league(&text, "four.toml").unwrap();
+        let mut s = Season::start(&text, "four.toml", four_list(), date("2026-10-01")).unwrap();
+        let today = date("2027-03-27");
+        let name = |t: TeamId| league.teams[t].name.clone();
+        // The first team wins every match at home, the rest are drawn.
+        let mut won = [0i32; 4];
+        for m in &s.list().unwrap().matches {
+            let score = if m.home == 0 { "3-1" } else { "2-2" };
+            s.enter_result(today, &format!("{} v {}", name(m.home), name(m.away)), None, score, None)
+                .unwrap();
+            if m.home == 0 {
+                won[0] += 2;
+            } else {
+                won[m.home] += 1;
+                won[m.away] += 1;
+            }
+        }
+        // The independent count: (default points, match points, lifted) per penalty.
+        let mut given: Vec<(usize, u32, u32, bool)> = Vec::new();
+        for st in steps {
+            let before = s.clone();
+            let ok = match st {
+                Step::Penalty { team, default_points, match_points } => {
+                    let g = Given {
+                        team: name(team),
+                        default_points,
+                        match_points,
+                        why: "a default".into(),
+                        ..Given::default()
+                    };
+                    let ok = s.penalise(today, &g).is_ok();
+                    if ok {
+                        given.push((team, default_points, match_points, false));
+                    }
+                    proptest::prop_assert_eq!(ok, default_points + match_points > 0);
+                    ok
+                }
+                Step::Lift(number) => {
+                    let open = given.get(number - 1).is_some_and(|g| !g.3);
+                    let ok = s.lift_penalty(today, number, "appeal").is_ok();
+                    proptest::prop_assert_eq!(ok, open);
+                    if ok {
+                        given[number - 1].3 = true;
+                    }
+                    ok
+                }
+            };
+            if !ok {
+                proptest::prop_assert_eq!(&s, &before);
+            }
+        }
+        let cur = s.current().unwrap();
+        for r in s.standings(&cur, 0) {
+            let (d, m) = given
+                .iter()
+                .filter(|g| g.0 == r.team && !g.3)
+                .fold((0, 0), |(d, m), g| (d + g.1, m + g.2));
+            let mut off = (d / 3 + m) as i32;
+            if floor {
+                off = off.min(won[r.team]);
+            }
+            proptest::prop_assert_eq!(r.deducted as i32, off);
+            proptest::prop_assert_eq!(r.match_points, won[r.team] - off);
+        }
+    }
+}

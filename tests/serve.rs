@@ -1242,6 +1242,10 @@ fn a_4ncl_season_forms_its_final_pools_through_the_api() {
     let (code, r) = s.post_json(&path, lift);
     assert_eq!(code, 200, "{r}");
     assert_eq!(r["entry"]["kind"], "penalty lifted");
+    let (_, st) = s.get(&path);
+    let st: serde_json::Value = serde_json::from_str(&st).unwrap();
+    assert_eq!(st["penalties"][0]["default_points"], 3, "{st}");
+    assert_eq!(st["penalties"][0]["lifted"]["why"], "appeal upheld", "{st}");
     let (code, page) = s.get(&format!("/leagues/{league}"));
     assert_eq!(code, 200, "{page}");
     assert!(!page.contains("Points taken off"), "{page}");

@@ -485,8 +485,9 @@ pub(crate) async fn act(
     commit(app, league, a).await
 }
 
-/// Where the season of `league` stands, for the API: today, the matches awaiting a result and
-/// the log in words; `None` before the first publication.
+/// Where the season of `league` stands, for the API: today, the matches awaiting a result, the
+/// log in words and the penalties (numbered from 1 in order, lifted ones marked); `None` before
+/// the first publication.
 pub(crate) async fn status(app: &Shared, league: &str) -> Result<serde_json::Value, ApiError> {
     let (season, _) = load(app, league).await?;
     let today = app.cfg.today();
@@ -507,7 +508,7 @@ pub(crate) async fn status(app: &Shared, league: &str) -> Result<serde_json::Val
         .collect();
     Ok(serde_json::json!({
         "today": today, "published": true, "versions": season.lists.len(),
-        "awaiting": awaiting, "log": log,
+        "awaiting": awaiting, "log": log, "penalties": season.penalties,
     }))
 }
 
