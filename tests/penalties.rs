@@ -409,3 +409,39 @@ proptest::proptest! {
         }
     }
 }
+
+/// Rule 2.6: both clubs notify the Fixtures Secretary within 7 days of agreeing a change, or
+/// incur default points. A change entered within the 7 days says nothing of it; one entered
+/// later says when notice was due, so that the secretary can record the penalty.
+#[test]
+fn a_change_entered_after_the_days_to_notify_says_a_penalty_may_be_due() {
+    let s = sussex_with_a_result();
+    let cur = s.current().unwrap();
+    let name = |t: TeamId| cur.league.teams[t].name.clone();
+    // A February match, agreed on 2 December (well over 28 days before it).
+    let index = cur
+        .list
+        .matches
+        .iter()
+        .position(|m| m.date >= date("2027-02-01"))
+        .unwrap();
+    let m = cur.list.matches[index];
+    let fixture = format!("{} v {}", name(m.home), name(m.away));
+    let agreed = date("2026-12-02");
+    let to = fixtures::season::suggest::suggest(&cur.league, &cur.list, index, date("2027-01-05"))
+        .into_iter()
+        .map(|x| x.date)
+        .find(|d| *d < m.date)
+        .expect("a date to move to");
+    for (today, late) in [("2026-12-09", false), ("2026-12-10", true)] {
+        let mut t = s.clone();
+        let e = t.change(date(today), &fixture, to, agreed, false).unwrap();
+        assert_eq!(
+            e.verdict
+                .contains("after 9 Dec 2026 (rule 2.6's 7 days to notify"),
+            late,
+            "{today}: {}",
+            e.verdict
+        );
+    }
+}

@@ -493,13 +493,26 @@ impl Season {
         let index = self.movable(&cur, fixture, today)?;
         let m = cur.list.matches[index];
         let judged = changes::judge(&cur.league, &cur.list, index, to, agreed);
-        let (kind, verdict) = match judged.window {
+        let (kind, mut verdict) = match judged.window {
             None => (Kind::Agreed, "the league has no change windows".to_string()),
             Some(changes::Window::Within(r)) => (Kind::Agreed, r),
             Some(changes::Window::Exceptional(r)) if exceptional => (Kind::Exceptional, r),
             Some(changes::Window::Exceptional(r)) => return Err(SeasonError::Exceptional(r)),
             Some(changes::Window::Invalid(r)) => return Err(SeasonError::Refused(vec![r])),
         };
+        // Rule 2.6: both clubs notify the Fixtures Secretary within 7 days of agreeing, or
+        // incur 4 default points; a change entered later says so, for a penalty if one is due.
+        if let Some(ch) = &cur.league.changes {
+            let by = changes::notify_by(ch, agreed);
+            if today > by {
+                verdict += &format!(
+                    "; entered on {}, after {} (rule 2.6's {} days to notify the Fixtures Secretary): a club that did not notify in time incurs default points (a penalty)",
+                    short_date(today),
+                    short_date(by),
+                    ch.notify_days
+                );
+            }
+        }
         let what = format!(
             "{fixture} moved from {} to {}",
             short_date(m.date),
