@@ -1,6 +1,6 @@
 //! Issue 44's acceptance: a whole Sussex season driven by `scripts/season-demo` through
 //! `fixtures season` (cups drawn and played to their finals, postponements, a weekend change
-//! the clubs agreed, a withdrawal, a replay, play-offs between two and among three), every
+//! the clubs agreed, a withdrawal, a replay, penalties, play-offs between two and among three), every
 //! version checked against its own league version and nothing before --today moved. The
 //! script fails on the first step that breaks any of these.
 
@@ -29,6 +29,9 @@ fn the_scripted_sussex_season_keeps_every_competition_at_every_step() {
         "agreed change (2.6):",
         "withdrawal (11.2): Lewes 2 withdrew",
         "replay (6.2.2):",
+        "penalty: penalty 2:",
+        "penalty lifted: penalty 2 lifted",
+        "penalty 1: 2 match points off",
         "play-off (12):",
     ] {
         assert!(said.contains(step), "no step {step}: {said}");
