@@ -2137,3 +2137,22 @@ fn only_teams_no_tie_break_separates_are_tied() {
     assert_eq!(table[0].team, narrow.away);
     assert_eq!(table[3].team, narrow.home);
 }
+
+/// A league match's score decides it: naming a team as going through is refused, not ignored;
+/// a cup tie may name one whatever its score (Sussex KO rule 9's handicaps).
+#[test]
+fn only_a_cup_tie_names_the_team_that_went_through() {
+    use fixtures::season::record::{Season, SeasonError};
+    let mut s = Season::start(SUSSEX, "sussex.toml", SUSSEX_LIST, date("2026-09-28")).unwrap();
+    match s.enter_result(
+        date("2026-11-01"),
+        "Lewes 2 v Bexhill 3",
+        None,
+        "2-2",
+        Some("Lewes 2"),
+    ) {
+        Err(SeasonError::Input(m)) => assert!(m.contains("is not a cup tie"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    assert!(s.results.is_empty());
+}

@@ -134,7 +134,12 @@ fn apply(season: &mut Season, op: &Op, today: &mut NaiveDate) -> Option<Result<(
             let open = season.awaiting(t).ok()?;
             let (_, competition, f) = nth(&open, k)?;
             let score = format!("{h}-{a}");
-            let winner = f.split(" v ").next().map(str::to_string);
+            // The home side named as going through a cup tie (a league match has none).
+            let winner = f
+                .split(" v ")
+                .next()
+                .filter(|_| lg.cup_by_name(&competition).is_some())
+                .map(str::to_string);
             season
                 .enter_result(t, &f, Some(&competition), &score, winner.as_deref())
                 .map(|_| ())

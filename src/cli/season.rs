@@ -106,7 +106,8 @@ struct ResultArgs {
     /// The division or cup, when the teams have more than one match awaiting a result.
     #[arg(long)]
     competition: Option<String>,
-    /// A cup tie level on game points: the team that went through.
+    /// A cup tie its score does not decide (level on game points, or won on a handicap,
+    /// Sussex KO rule 9): the team that went through.
     #[arg(long)]
     winner: Option<String>,
 }

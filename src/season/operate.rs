@@ -189,6 +189,11 @@ impl Season {
                     "{fixture} is a cup tie level at {score}: name the team that went through (board count, board elimination)"
                 )))
             }
+            (None, Some(_)) => {
+                return Err(SeasonError::Input(format!(
+                    "{fixture} is not a cup tie: its score decides it, with no team named as going through"
+                )))
+            }
             _ => None,
         };
         self.results.push(Score {
@@ -813,7 +818,7 @@ impl Season {
     pub fn tied(&self, cur: &Current, d: usize) -> Vec<Vec<TeamId>> {
         let lg = &cur.league;
         let (mut rows, played) = self.rows_among(cur, d, &lg.divisions[d].teams);
-        let off = super::penalties::deduct(self, lg, &mut rows, lg.teams.len());
+        let off = super::penalties::deduct(self, lg, &mut rows);
         let ours: Vec<TeamId> = rows.iter().map(|r| r.team).collect();
         table::ties(&ours, lg.teams.len(), (&played, &off), &lg.tie_breaks(d))
     }
@@ -929,7 +934,7 @@ impl Season {
         played: &[crate::competitions::swiss::Played],
         byes: &[TeamId],
     ) {
-        let off = super::penalties::deduct(self, lg, rows, lg.teams.len());
+        let off = super::penalties::deduct(self, lg, rows);
         let ours: Vec<TeamId> = rows.iter().map(|r| r.team).collect();
         let by_name = |a: TeamId, b: TeamId| lg.teams[a].name.cmp(&lg.teams[b].name);
         let order = table::order(

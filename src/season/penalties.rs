@@ -90,9 +90,13 @@ fn reason(why: &str) -> Result<String, SeasonError> {
     Ok(why.chars().take(MAX_WHY).collect())
 }
 
+/// "1 match point", "3 default points".
+fn plural(n: u32, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
 /// "3 default points and 2 match points".
 fn amount(default_points: u32, match_points: u32) -> String {
-    let plural = |n: u32, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     match (default_points, match_points) {
         (d, 0) => plural(d, "default point"),
         (0, m) => plural(m, "match point"),
@@ -255,22 +259,17 @@ impl Season {
 
     /// What team `t` owes in all, in a sentence.
     fn owed(&self, league: &League, t: TeamId) -> String {
-        let (d, m) = self.penalty_totals(league, t);
+        let (d, _) = self.penalty_totals(league, t);
         let name = &league.teams[t].name;
-        let from_defaults = league.penalties.match_points_for(d);
-        let mut out = format!("{name} has {}", amount(d, 0));
-        if let Some(per) = league.penalties.per_match_point {
-            out += &format!(" this season (a match point for each {per})");
-        }
-        let off = from_defaults.saturating_add(m);
-        out += &format!(
-            ": {} off in the table",
-            if off == 1 {
-                "1 match point".to_string()
-            } else {
-                format!("{off} match points")
-            }
-        );
+        let mut out = match league.penalties.per_match_point {
+            Some(per) => format!(
+                "{name} has {} this season (a match point for each {per}): ",
+                plural(d, "default point")
+            ),
+            None => format!("{name}: "),
+        };
+        out += &plural(self.deducted(league, t), "match point");
+        out += " off in the table";
         if league.penalties.not_below_zero {
             out += ", never below none";
         }
@@ -305,15 +304,9 @@ pub(super) fn serious_default(
 }
 
 /// Takes each row's penalties off its match points (no lower than none when the league says
-/// so, 4NCL rule 10.6), and returns the points taken off by team (of `teams` teams) for the
-/// table's order.
-pub(super) fn deduct(
-    season: &Season,
-    league: &League,
-    rows: &mut [Standing],
-    teams: usize,
-) -> Vec<u32> {
-    let mut off = vec![0; teams];
+/// so, 4NCL rule 10.6), and returns the points taken off by team for the table's order.
+pub(super) fn deduct(season: &Season, league: &League, rows: &mut [Standing]) -> Vec<u32> {
+    let mut off = vec![0; league.teams.len()];
     for r in rows {
         let mut d = season.deducted(league, r.team);
         if league.penalties.not_below_zero {

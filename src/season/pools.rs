@@ -171,7 +171,7 @@ impl Season {
         let mut off = vec![0; n];
         for pool in [a, b] {
             let (mut rows, _) = self.rows_among(cur, d, &pool);
-            let o = super::penalties::deduct(self, &cur.league, &mut rows, n);
+            let o = super::penalties::deduct(self, &cur.league, &mut rows);
             for t in pool {
                 off[t] = o[t];
             }
@@ -237,8 +237,7 @@ impl Season {
             .into_iter()
             .map(|(pool, teams)| {
                 let (mut rows, played) = self.rows_among(cur, d, &teams);
-                let off =
-                    super::penalties::deduct(self, &cur.league, &mut rows, cur.league.teams.len());
+                let off = super::penalties::deduct(self, &cur.league, &mut rows);
                 let order = ncl::placed(&teams, &played, cur.league.teams.len(), &off);
                 rows.sort_by_key(|r| order.iter().position(|&t| t == r.team));
                 (format!("{}, {pool}", div.name), rows)

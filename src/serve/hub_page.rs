@@ -134,9 +134,9 @@ fn results(id: &str, hub: &Hub, csrf: &str, version: i64) -> Markup {
                 }
                 label for="result-score" { "Score, home first (for example 3-1 or 2.5-1.5)" }
                 input #result-score name="score" required inputmode="decimal";
-                label for="result-winner" { "For a cup tie level on points: the team that went through" }
+                label for="result-winner" { "For a cup tie the score does not decide (level on points, or a handicap): the team that went through" }
                 select #result-winner name="winner" {
-                    option value="" { "(not a tie level on points)" }
+                    option value="" { "(the score decides it)" }
                     @for t in &hub.teams { option { (t) } }
                 }
                 button type="submit" { "Record the result" }
