@@ -727,6 +727,12 @@ const PENALTIES: Section = Section {
             Kind::Flag,
             "4NCL rule 10.6: yes. Default: no",
         ),
+        f(
+            "forfeits_exclude",
+            "Forfeited matches after which a team is excluded",
+            Kind::Whole,
+            "GTCL rule 8.4: 2. Empty: no such rule",
+        ),
     ],
 };
 

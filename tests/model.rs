@@ -416,6 +416,11 @@ fn penalties_read_and_their_errors_name_line_and_key() {
             "penalties.serious_default",
             "at least 0",
         ),
+        (
+            "forfeits_exclude = 0",
+            "penalties.forfeits_exclude",
+            "at least 1",
+        ),
         ("not_below_zero = \"yes\"", "not_below_zero", "invalid type"),
         ("match_points = 3", "match_points", "unknown field"),
     ] {

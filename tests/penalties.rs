@@ -445,3 +445,79 @@ fn a_change_entered_after_the_days_to_notify_says_a_penalty_may_be_due() {
         );
     }
 }
+
+/// GTCL rule 8.4: a forfeit is a 4-0 defeat, and after two the team is excluded. A result may
+/// name the team that forfeited (its defeat the score's); the second forfeit's entry says the
+/// rule excludes the team, for the secretary to withdraw it.
+#[test]
+fn two_forfeits_exclude_a_team_as_gtcl_rule_8_4_says() {
+    let text = format!("{FOUR}\n[penalties]\nforfeits_exclude = 2\n");
+    let mut s = Season::start(&text, "four.toml", four_list(), date("2026-10-01")).unwrap();
+    let cur = s.current().unwrap();
+    let lg = cur.league.clone();
+    let name = |t: TeamId| lg.teams[t].name.clone();
+    let barton_a = lg.team_by_name("Barton A").unwrap();
+    let theirs: Vec<_> = cur
+        .list
+        .matches
+        .iter()
+        .filter(|m| m.home == barton_a || m.away == barton_a)
+        .copied()
+        .collect();
+    let today = date("2027-03-27");
+    let forfeit = |m: &fixtures::model::Match, by: &str, lost: bool| {
+        let home_lost = (m.home == barton_a) == lost;
+        fixtures::season::operate::Given {
+            fixture: format!("{} v {}", name(m.home), name(m.away)),
+            score: if home_lost { "0-4" } else { "4-0" }.into(),
+            forfeit: Some(by.into()),
+            ..Default::default()
+        }
+    };
+    for (g, says) in [
+        (
+            forfeit(&theirs[0], "Barton A", false),
+            "a forfeit is a defeat for Barton A",
+        ),
+        (forfeit(&theirs[0], "Nobody", true), "no team \"Nobody\""),
+    ] {
+        match s.enter(today, &g) {
+            Err(SeasonError::Input(m)) => assert!(m.contains(says), "{m}"),
+            other => panic!("{g:?}: {other:?}"),
+        }
+    }
+    let stranger = theirs[0].opponent(barton_a).unwrap();
+    let other = cur
+        .list
+        .matches
+        .iter()
+        .find(|m| ![m.home, m.away].contains(&barton_a) && ![m.home, m.away].contains(&stranger))
+        .copied()
+        .unwrap();
+    let mut g = forfeit(&other, "Barton A", true);
+    g.score = "4-0".into();
+    match s.enter(today, &g) {
+        Err(SeasonError::Input(m)) => assert!(m.contains("Barton A is not a team of"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    let e = s
+        .enter(today, &forfeit(&theirs[0], "Barton A", true))
+        .unwrap();
+    assert!(e.what.ends_with(", forfeited by Barton A"), "{}", e.what);
+    assert!(
+        e.verdict
+            .contains("Barton A has forfeited 1 match of Division 1; after 2 a team is excluded"),
+        "{}",
+        e.verdict
+    );
+    let e = s
+        .enter(today, &forfeit(&theirs[1], "Barton A", true))
+        .unwrap();
+    assert!(e.verdict.contains("forfeited 2 matches"), "{}", e.verdict);
+    assert!(e.verdict.contains("withdraw it"), "{}", e.verdict);
+    assert_eq!(s.forfeits(&lg, barton_a, "Division 1"), 2);
+    // A forfeit is a result like any other: the table counts the 4-0.
+    let table = s.standings(&s.current().unwrap(), 0);
+    let row = table.iter().find(|r| r.team == barton_a).unwrap();
+    assert_eq!((row.played, row.lost, row.game_points), (2, 2, 0.0));
+}

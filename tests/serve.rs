@@ -1518,3 +1518,38 @@ fn the_committee_reads_the_season_and_strangers_find_nothing() {
         );
     }
 }
+
+/// GTCL rule 8.4 on the league's page: a result may name the team that forfeited, and once a
+/// team has forfeited as many matches as the league's settings say, the page offers to exclude
+/// it (a withdrawal, previewed like any other).
+#[test]
+fn two_forfeits_offer_to_exclude_the_team_on_the_league_page() {
+    let db = Db::new(BACKENDS[0]);
+    let s = Server::start(&db, &["--workers", "1", "--today", "2027-03-27"]);
+    let text = format!(
+        "{}\n[penalties]\nforfeits_exclude = 2\n",
+        include_str!("../instances/examples/four-teams-double.toml")
+    );
+    let (job, _, csv) = solved_and_published(&s, &text);
+    let league = job["league_id"].as_str().unwrap().to_string();
+    let path = format!("/api/leagues/{league}/season");
+    let (_, page) = s.get(&format!("/leagues/{league}"));
+    assert!(page.contains("The team that forfeited the match"), "{page}");
+    let barton: Vec<(String, bool)> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .filter(|f| f[2] == "Barton A" || f[3] == "Barton A")
+        .map(|f| (format!("{} v {}", f[2], f[3]), f[2] == "Barton A"))
+        .take(2)
+        .collect();
+    for (k, (fixture, home)) in barton.iter().enumerate() {
+        let score = if *home { "0-4" } else { "4-0" };
+        let result = serde_json::json!({ "action": "result", "fixture": fixture, "score": score,
+            "forfeit": "Barton A" });
+        let (code, r) = s.post_json(&path, result);
+        assert_eq!(code, 200, "{r}");
+        let (_, page) = s.get(&format!("/leagues/{league}"));
+        assert_eq!(page.contains("<h3>Exclude Barton A</h3>"), k == 1, "{page}");
+    }
+}

@@ -110,6 +110,10 @@ struct ResultArgs {
     /// Sussex KO rule 9): the team that went through.
     #[arg(long)]
     winner: Option<String>,
+    /// The team that forfeited the match (GTCL rule 8.4: a 4-0 defeat; the league's
+    /// `[penalties] forfeits_exclude` says after how many a team is excluded).
+    #[arg(long)]
+    forfeit: Option<String>,
 }
 
 #[derive(clap::Args)]
@@ -358,16 +362,16 @@ pub fn run(a: Args) -> Result<(), CliError> {
             Ok(())
         }
         Command::Export(x) => export(x),
-        Command::Result(r) => r.at.apply(|s, today| {
-            s.enter_result(
-                today,
-                &r.fixture,
-                r.competition.as_deref(),
-                &r.score,
-                r.winner.as_deref(),
-            )
-            .map(|_| ())
-        }),
+        Command::Result(r) => {
+            let given = fixtures::season::operate::Given {
+                fixture: r.fixture,
+                competition: r.competition,
+                score: r.score,
+                winner: r.winner,
+                forfeit: r.forfeit,
+            };
+            r.at.apply(|s, today| s.enter(today, &given).map(|_| ()))
+        }
         Command::Postpone(p) => {
             let to = p.to.as_deref().map(|t| date("--to", t)).transpose()?;
             p.at.apply(|s, today| s.postpone(today, &p.fixture, to).map(|_| ()))

@@ -64,6 +64,84 @@ pub fn parse_score(text: &str) -> Result<(f64, f64), SeasonError> {
     Ok((side(h)?, side(a)?))
 }
 
+/// A result as given: the fixture "HOME v AWAY", its competition when the pair has several
+/// matches awaiting a result, the score, the team that went through a cup tie its score does
+/// not decide, and the team that forfeited the match.
+#[derive(Debug, Clone, Default)]
+pub struct Given {
+    /// "HOME v AWAY".
+    pub fixture: String,
+    /// The division or cup.
+    pub competition: Option<String>,
+    /// The score, home first: 2½-1½, 3-1.
+    pub score: String,
+    /// A cup tie's team that went through.
+    pub winner: Option<String>,
+    /// The team that forfeited the match (GTCL rule 8.4).
+    pub forfeit: Option<String>,
+}
+
+/// The team named as going through: only for a cup tie (`cup`), where it must be one of the
+/// tie's teams, and needed when the tie is `level` on game points; or why not.
+fn went_through(
+    lg: &League,
+    given: &Given,
+    cup: bool,
+    (home, away): (TeamId, TeamId),
+    level: bool,
+) -> Result<Option<String>, SeasonError> {
+    let fixture = &given.fixture;
+    match (cup, &given.winner) {
+        (true, Some(w)) => {
+            let w = team(lg, w)?;
+            if w != home && w != away {
+                return Err(SeasonError::Input(format!(
+                    "the winner of {fixture} is one of its teams"
+                )));
+            }
+            Ok(Some(lg.teams[w].name.clone()))
+        }
+        (true, None) if level => Err(SeasonError::Input(format!(
+            "{fixture} is a cup tie level at {}: name the team that went through (board count, board elimination)",
+            given.score
+        ))),
+        (false, Some(_)) => Err(SeasonError::Input(format!(
+            "{fixture} is not a cup tie: its score decides it, with no team named as going through"
+        ))),
+        _ => Ok(None),
+    }
+}
+
+/// The team that forfeited (one of the match's, its defeat the score's), or why not.
+fn forfeited(
+    lg: &League,
+    given: &Given,
+    (home, away): (TeamId, TeamId),
+    (hp, ap): (f64, f64),
+) -> Result<Option<TeamId>, SeasonError> {
+    let Some(f) = given.forfeit.as_deref().filter(|f| !f.trim().is_empty()) else {
+        return Ok(None);
+    };
+    let t = team(lg, f)?;
+    let lost = if t == home {
+        hp < ap
+    } else if t == away {
+        ap < hp
+    } else {
+        return Err(SeasonError::Input(format!(
+            "{} is not a team of {}",
+            lg.teams[t].name, given.fixture
+        )));
+    };
+    if !lost {
+        return Err(SeasonError::Input(format!(
+            "a forfeit is a defeat for {}: give the score as it stands (GTCL rule 8.4: 4-0 against it)",
+            lg.teams[t].name
+        )));
+    }
+    Ok(Some(t))
+}
+
 /// A match of the list, league or extra, as a result names it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Played {
@@ -162,11 +240,25 @@ impl Season {
         score: &str,
         winner: Option<&str>,
     ) -> Result<&Entry, SeasonError> {
+        let given = Given {
+            fixture: fixture.into(),
+            competition: competition.map(str::to_string),
+            score: score.into(),
+            winner: winner.map(str::to_string),
+            forfeit: None,
+        };
+        self.enter(today, &given)
+    }
+
+    /// Enters a result as given (see `enter_result`); a forfeit names the team that forfeited,
+    /// whose defeat the score must show (GTCL rule 8.4: 4-0), and says how many it has.
+    pub fn enter(&mut self, today: NaiveDate, given: &Given) -> Result<&Entry, SeasonError> {
         let cur = self.current()?;
         let lg = &cur.league;
+        let fixture = given.fixture.as_str();
         let (home, away) = pair(lg, fixture)?;
-        let (hp, ap) = parse_score(score)?;
-        let p = self.awaiting_one(&cur, fixture, competition, today)?;
+        let (hp, ap) = parse_score(&given.score)?;
+        let p = self.awaiting_one(&cur, fixture, given.competition.as_deref(), today)?;
         let cup = match p {
             Played::Extra(Extra {
                 kind: ExtraKind::Cup { cup, .. },
@@ -174,28 +266,8 @@ impl Season {
             }) => Some(cup),
             _ => None,
         };
-        let winner = match (cup, winner) {
-            (Some(_), Some(w)) => {
-                let w = team(lg, w)?;
-                if w != home && w != away {
-                    return Err(SeasonError::Input(format!(
-                        "the winner of {fixture} is one of its teams"
-                    )));
-                }
-                Some(lg.teams[w].name.clone())
-            }
-            (Some(_), None) if hp == ap => {
-                return Err(SeasonError::Input(format!(
-                    "{fixture} is a cup tie level at {score}: name the team that went through (board count, board elimination)"
-                )))
-            }
-            (None, Some(_)) => {
-                return Err(SeasonError::Input(format!(
-                    "{fixture} is not a cup tie: its score decides it, with no team named as going through"
-                )))
-            }
-            _ => None,
-        };
+        let winner = went_through(lg, given, cup.is_some(), (home, away), hp == ap)?;
+        let forfeit = forfeited(lg, given, (home, away), (hp, ap))?;
         self.results.push(Score {
             date: p.at().0,
             competition: p.competition(lg),
@@ -204,14 +276,28 @@ impl Season {
             home_points: hp,
             away_points: ap,
             winner,
+            forfeited: forfeit.map(|t| lg.teams[t].name.clone()),
             entered: today,
         });
+        let mut what = format!(
+            "{fixture} {} ({}, {})",
+            given.score,
+            p.competition(lg),
+            p.at().0
+        );
+        let verdict = match forfeit {
+            Some(t) => {
+                what += &format!(", forfeited by {}", lg.teams[t].name);
+                self.forfeits_said(lg, t, &p.competition(lg))
+            }
+            None => "entered".into(),
+        };
         self.log.push(Entry {
             kind: Kind::Result,
-            what: format!("{fixture} {score} ({}, {})", p.competition(lg), p.at().0),
+            what,
             agreed: None,
             entered: today,
-            verdict: "entered".into(),
+            verdict,
             list: None,
             league: None,
             changes: Vec::new(),
@@ -226,6 +312,33 @@ impl Season {
             }
         }
         Ok(self.log.last().expect("an entry was pushed"))
+    }
+
+    /// The matches of `competition` team `t` has forfeited.
+    pub fn forfeits(&self, league: &League, t: TeamId, competition: &str) -> usize {
+        let name = &league.teams[t].name;
+        self.results
+            .iter()
+            .filter(|s| s.competition == competition && s.forfeited.as_ref() == Some(name))
+            .count()
+    }
+
+    /// How many matches team `t` has forfeited, and what the league's rule makes of it.
+    fn forfeits_said(&self, league: &League, t: TeamId, competition: &str) -> String {
+        let n = self.forfeits(league, t, competition);
+        let name = &league.teams[t].name;
+        let mut out = format!(
+            "{name} has forfeited {n} match{} of {competition}",
+            if n == 1 { "" } else { "es" }
+        );
+        match league.penalties.forfeits_exclude {
+            Some(most) if n >= most as usize => out += &format!(
+                "; after {most} a team is excluded from the competition (GTCL rule 8.4): withdraw it (a team withdraws)"
+            ),
+            Some(most) => out += &format!("; after {most} a team is excluded (GTCL rule 8.4)"),
+            None => {}
+        }
+        out
     }
 
     /// After the result of a tie of cup `ci` between (home, away), just entered: the loser of

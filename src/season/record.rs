@@ -72,6 +72,9 @@ pub struct Score {
     pub away_points: f64,
     /// Who went through, for a cup tie level on game points (board count, board elimination).
     pub winner: Option<String>,
+    /// The team that forfeited the match (GTCL rule 8.4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forfeited: Option<String>,
     /// The day it was entered.
     pub entered: NaiveDate,
 }

@@ -381,6 +381,7 @@ fn hub_action(form: &Posted) -> Result<super::season::Action, String> {
                 score: posted(form, "score"),
                 competition: Some(competition.to_string()).filter(|c| !c.is_empty()),
                 winner: text("winner"),
+                forfeit: text("forfeit"),
             }
         }
         "results" => Action::Results {

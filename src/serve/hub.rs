@@ -75,6 +75,9 @@ pub(crate) struct Hub {
     pub(crate) solves: Vec<Solve>,
     /// What defaults cost, as the league's settings say.
     pub(crate) penalties: crate::model::Penalties,
+    /// Teams still in the league that have forfeited as many matches as exclude a team (GTCL
+    /// rule 8.4): (team, forfeits).
+    pub(crate) excluded: Vec<(String, usize)>,
 }
 
 /// A division's table.
@@ -165,6 +168,7 @@ pub(crate) async fn hub(app: &Shared, id: &str) -> Result<Hub, ApiError> {
         played: Vec::new(),
         solves: solves(app, id).await?,
         penalties: crate::model::Penalties::default(),
+        excluded: Vec::new(),
     };
     if let Some(s) = season {
         of_season(&mut hub, &s)?;
@@ -239,6 +243,16 @@ fn of_season(hub: &mut Hub, s: &Season) -> Result<(), ApiError> {
         .map(|t| name(t).to_string())
         .collect();
     hub.penalties = lg.penalties.clone();
+    if let Some(most) = lg.penalties.forfeits_exclude {
+        hub.excluded = (0..lg.teams.len())
+            .filter(|&t| !lg.withdrawn(t))
+            .map(|t| {
+                let division = &lg.divisions[lg.teams[t].division].name;
+                (name(t).to_string(), s.forfeits(lg, t, division))
+            })
+            .filter(|(_, n)| *n >= most as usize)
+            .collect();
+    }
     hub.undrawn = lg
         .cups
         .iter()

@@ -139,6 +139,13 @@ fn results(id: &str, hub: &Hub, csrf: &str, version: i64) -> Markup {
                     option value="" { "(the score decides it)" }
                     @for t in &hub.teams { option { (t) } }
                 }
+                @if hub.penalties.forfeits_exclude.is_some() {
+                    label for="result-forfeit" { "The team that forfeited the match, if one did" }
+                    select #result-forfeit name="forfeit" {
+                        option value="" { "(none)" }
+                        @for t in &hub.teams { option { (t) } }
+                    }
+                }
                 button type="submit" { "Record the result" }
             }))
             form.upload method="post" action={ "/leagues/" (id) "/hub" } {
@@ -178,6 +185,14 @@ fn competitions(hub: &Hub, form: &dyn Fn(&str, Markup) -> Markup) -> Markup {
             (form("swiss_round", html! {
                 input type="hidden" name="division" value=(division);
                 button type="submit" { "See round " (round) "'s pairings" }
+            }))
+        }
+        @for (team, forfeits) in &hub.excluded {
+            h3 { "Exclude " (team) }
+            p { (team) " has forfeited " (forfeits) " matches: after " (hub.penalties.forfeits_exclude.unwrap_or(0)) " a team is excluded from the competition (GTCL rule 8.4). Its results are struck out and its remaining fixtures cancelled, as for a team that withdraws." }
+            (form("withdraw", html! {
+                input type="hidden" name="team" value=(team);
+                button type="submit" { "See the change" }
             }))
         }
         @for (division, teams, points) in &hub.level {

@@ -178,12 +178,15 @@ pub(crate) async fn publish_job(
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 pub(crate) enum Action {
     /// A result: "HOME v AWAY", the score ("3-1", "2.5-1.5"), the competition when the pair
-    /// has several matches awaiting one, the team that went through a cup tie level on points.
+    /// has several matches awaiting one, the team that went through a cup tie its score does
+    /// not decide, the team that forfeited the match.
     Result {
         fixture: String,
         score: String,
         competition: Option<String>,
         winner: Option<String>,
+        /// The team that forfeited (GTCL rule 8.4).
+        forfeit: Option<String>,
     },
     /// A postponement to `to`, or to the best date from tomorrow.
     Postpone {
@@ -342,15 +345,17 @@ fn operate(season: &mut Season, today: NaiveDate, action: Action) -> Result<Entr
             score,
             competition,
             winner,
-        } => season
-            .enter_result(
-                today,
-                &fixture,
-                competition.as_deref(),
-                &score,
-                winner.as_deref(),
-            )
-            .cloned(),
+            forfeit,
+        } => {
+            let given = crate::season::operate::Given {
+                fixture,
+                competition,
+                score,
+                winner,
+                forfeit,
+            };
+            season.enter(today, &given).cloned()
+        }
         Action::Postpone { fixture, to } => season.postpone(today, &fixture, to).cloned(),
         Action::Cup { cup, seed } => season.draw_cup(today, &cup, seed).cloned(),
         Action::PlayOff { teams } => season.play_off(today, &teams).cloned(),

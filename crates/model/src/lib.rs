@@ -225,7 +225,7 @@ impl Cup {
 /// What defaults cost in the tables (extension `[penalties]`): Sussex rule 6.1 (4, 3, 2 and 1
 /// default points for a default on boards 1 to 4, a match point for each 6), 6.2.1 (two match
 /// points for a serious default), 4NCL rules 10.1 (a match point for each 3) and 10.6 (never
-/// below zero).
+/// below zero), GTCL rule 8.4 (excluded after two forfeits).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Penalties {
     /// Default points for a default on board 1, 2, ... (empty: defaults are counted in points
@@ -238,6 +238,8 @@ pub struct Penalties {
     pub serious_default: u32,
     /// Deductions never take a team's match points below zero (4NCL rule 10.6).
     pub not_below_zero: bool,
+    /// A team that has forfeited this many matches is excluded (GTCL rule 8.4: 2).
+    pub forfeits_exclude: Option<u32>,
 }
 
 impl Penalties {

@@ -1215,6 +1215,10 @@ impl<'a> Cx<'a> {
             }
         }
         out.not_below_zero = flag(&raw.not_below_zero);
+        out.forfeits_exclude = raw
+            .forfeits_exclude
+            .as_ref()
+            .and_then(|v| self.int(v, "penalties.forfeits_exclude", 1));
         out
     }
 

@@ -62,6 +62,8 @@ pub struct RawPenalties {
     pub serious_default: Option<Spanned<i64>>,
     /// Deductions never take match points below zero.
     pub not_below_zero: Option<Spanned<bool>>,
+    /// Forfeits after which a team is excluded.
+    pub forfeits_exclude: Option<Spanned<i64>>,
 }
 
 /// Extension: one `[[constraint]]` (see `constraint.rs`); which keys apply depends on `kind`.
