@@ -196,13 +196,7 @@ fn a_serious_default_replayed_costs_the_defaulting_team_two_match_points() {
 #[test]
 fn a_deduction_decides_who_is_level_for_a_play_off() {
     let league = parse_league(FOUR, "four.toml").unwrap();
-    let opts = Options {
-        time_limit: 10.0,
-        threads: 1,
-        ..Options::default()
-    };
-    let first = fixtures::pipeline::solve(&league, &opts).expect("the first draw");
-    let mut s = Season::start(FOUR, "four.toml", first.checked.csv(), date("2026-10-01")).unwrap();
+    let mut s = Season::start(FOUR, "four.toml", four_list(), date("2026-10-01")).unwrap();
     let today = date("2027-03-27");
     let name = |t: TeamId| league.teams[t].name.clone();
     for m in &s.list().unwrap().matches {
@@ -240,13 +234,7 @@ fn a_deduction_decides_who_is_level_for_a_play_off() {
 #[test]
 fn four_ncl_deductions_send_a_team_down_and_never_below_none() {
     let league = parse_league(NCL, "4ncl.toml").unwrap();
-    let opts = Options {
-        time_limit: 10.0,
-        threads: 1,
-        ..Options::default()
-    };
-    let first = fixtures::pipeline::solve(&league, &opts).expect("the first draw");
-    let mut s = Season::start(NCL, "4ncl.toml", first.checked.csv(), date("2026-11-01")).unwrap();
+    let mut s = Season::start(NCL, "4ncl.toml", &first_draw(NCL), date("2026-11-01")).unwrap();
     let today = date("2027-03-13");
     let name = |t: TeamId| league.teams[t].name.clone();
     for m in &s.list().unwrap().matches {
@@ -291,19 +279,22 @@ fn four_ncl_deductions_send_a_team_down_and_never_below_none() {
     assert_eq!((r.match_points, r.deducted), (0, 3), "{champions:?}");
 }
 
-/// The four-team league's first draw, solved once for every case of the property.
+/// The four-team league's first draw, solved once for every test and case of the property.
 fn four_list() -> &'static str {
     static LIST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    LIST.get_or_init(|| {
-        let league = parse_league(FOUR, "four.toml").unwrap();
-        let opts = Options {
-            time_limit: 10.0,
-            threads: 1,
-            ..Options::default()
-        };
-        let first = fixtures::pipeline::solve(&league, &opts).expect("the first draw");
-        first.checked.csv().to_string()
-    })
+    LIST.get_or_init(|| first_draw(FOUR))
+}
+
+/// A league's first draw (one search thread).
+fn first_draw(text: &str) -> String {
+    let league = parse_league(text, "league.toml").unwrap();
+    let opts = Options {
+        time_limit: 10.0,
+        threads: 1,
+        ..Options::default()
+    };
+    let first = fixtures::pipeline::solve(&league, &opts).expect("the first draw");
+    first.checked.csv().to_string()
 }
 
 /// One step of the property: a penalty on team `team % 4` of default points or match points,

@@ -292,16 +292,8 @@ impl Season {
             }
             None => "entered".into(),
         };
-        self.log.push(Entry {
-            kind: Kind::Result,
-            what,
-            agreed: None,
-            entered: today,
-            verdict,
-            list: None,
-            league: None,
-            changes: Vec::new(),
-        });
+        self.log
+            .push(Entry::noted(Kind::Result, what, today, verdict));
         if let Some(ci) = cup {
             // All or nothing: a refused round takes the result back out.
             let (results, log) = (self.results.len() - 1, self.log.len() - 1);
@@ -469,16 +461,12 @@ impl Season {
         let added = placed.extra.len() - cur.list.extra.len();
         if added == 0 && kind == Kind::CupRound && league_text.is_none() {
             // Nothing new to publish: the log says which ties wait for a date.
-            self.log.push(Entry {
+            self.log.push(Entry::noted(
                 kind,
-                what: format!("{}: no tie placed", c.name),
-                agreed: None,
-                entered: today,
-                verdict: format!("no date in the round's window for: {}", missing.join(", ")),
-                list: None,
-                league: None,
-                changes: Vec::new(),
-            });
+                format!("{}: no tie placed", c.name),
+                today,
+                format!("no date in the round's window for: {}", missing.join(", ")),
+            ));
             return Ok(());
         }
         let verdict = if open.is_empty() {

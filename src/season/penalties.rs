@@ -159,23 +159,16 @@ impl Season {
             lifted: None,
         });
         let verdict = self.owed(lg, t);
-        self.log.push(Entry {
-            kind: Kind::Penalty,
-            what: format!(
-                "penalty {}: {}",
-                self.penalties.len(),
-                self.penalties
-                    .last()
-                    .expect("a penalty was pushed")
-                    .in_words()
-            ),
-            agreed: None,
-            entered: today,
-            verdict,
-            list: None,
-            league: None,
-            changes: Vec::new(),
-        });
+        let what = format!(
+            "penalty {}: {}",
+            self.penalties.len(),
+            self.penalties
+                .last()
+                .expect("a penalty was pushed")
+                .in_words()
+        );
+        self.log
+            .push(Entry::noted(Kind::Penalty, what, today, verdict));
         Ok(self.log.last().expect("an entry was pushed"))
     }
 
@@ -211,16 +204,8 @@ impl Season {
         let what = format!("penalty {number} lifted: {} ({why})", p.in_words());
         let t = cur.league.team_by_name(&p.team);
         let verdict = t.map_or_else(String::new, |t| self.owed(&cur.league, t));
-        self.log.push(Entry {
-            kind: Kind::PenaltyLifted,
-            what,
-            agreed: None,
-            entered: today,
-            verdict,
-            list: None,
-            league: None,
-            changes: Vec::new(),
-        });
+        self.log
+            .push(Entry::noted(Kind::PenaltyLifted, what, today, verdict));
         Ok(self.log.last().expect("an entry was pushed"))
     }
 

@@ -173,6 +173,22 @@ pub struct Entry {
     pub changes: Vec<Changed>,
 }
 
+impl Entry {
+    /// An entry that publishes nothing: what happened on `entered`, and the rules' verdict.
+    pub fn noted(kind: Kind, what: String, entered: NaiveDate, verdict: String) -> Entry {
+        Entry {
+            kind,
+            what,
+            agreed: None,
+            entered,
+            verdict,
+            list: None,
+            league: None,
+            changes: Vec::new(),
+        }
+    }
+}
+
 /// One line of an entry's diff.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Changed {
