@@ -189,7 +189,7 @@ fn competitions(hub: &Hub, form: &dyn Fn(&str, Markup) -> Markup) -> Markup {
         }
         @for (team, forfeits) in &hub.excluded {
             h3 { "Exclude " (team) }
-            p { (team) " has forfeited " (forfeits) " matches: after " (hub.penalties.forfeits_exclude.unwrap_or(0)) " a team is excluded from the competition (GTCL rule 8.4). Its results are struck out and its remaining fixtures cancelled, as for a team that withdraws." }
+            p { (team) " has forfeited " (forfeits) " match" @if *forfeits != 1 { "es" } ": after " (hub.penalties.forfeits_exclude.unwrap_or(0)) " a team is excluded from the competition (GTCL rule 8.4). Its results are struck out and its remaining fixtures cancelled, as for a team that withdraws." }
             (form("withdraw", html! {
                 input type="hidden" name="team" value=(team);
                 button type="submit" { "See the change" }
