@@ -75,7 +75,7 @@ fn board_defaults_cost_a_match_point_for_each_six_default_points() {
     let e = s.penalise(today, &given("Lewes 2", &[2, 4], 0, 0)).unwrap();
     assert_eq!(e.kind, Kind::Penalty);
     assert!(
-        e.what.starts_with("penalty 1: Lewes 2, 4 default points"),
+        e.what.starts_with("number 1: Lewes 2, 4 default points"),
         "{}",
         e.what
     );
@@ -96,7 +96,8 @@ fn board_defaults_cost_a_match_point_for_each_six_default_points() {
         .lift_penalty(date("2026-11-09"), 3, "appeal upheld")
         .unwrap();
     assert_eq!(e.kind, Kind::PenaltyLifted);
-    assert!(e.what.contains("penalty 3 lifted"), "{}", e.what);
+    assert!(e.what.starts_with("number 3 (Lewes 2, "), "{}", e.what);
+    assert!(e.what.ends_with("): appeal upheld"), "{}", e.what);
     assert_eq!(row(&division_3(&s), "Lewes 2").1 .1, 1);
     assert_eq!(s.penalties.len(), 3, "a lifted penalty stays in the record");
     let cur = s.current().unwrap();

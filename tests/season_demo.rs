@@ -29,8 +29,8 @@ fn the_scripted_sussex_season_keeps_every_competition_at_every_step() {
         "agreed change (2.6):",
         "withdrawal (11.2): Lewes 2 withdrew",
         "replay (6.2.2):",
-        "penalty: penalty 2:",
-        "penalty lifted: penalty 2 lifted",
+        "penalty: number 2: ",
+        "penalty lifted: number 2 (",
         "penalty 1: 2 match points off",
         "play-off (12):",
     ] {

@@ -160,7 +160,7 @@ impl Season {
         });
         let verdict = self.owed(lg, t);
         let what = format!(
-            "penalty {}: {}",
+            "number {}: {}",
             self.penalties.len(),
             self.penalties
                 .last()
@@ -201,7 +201,7 @@ impl Season {
             on: today,
             why: why.clone(),
         });
-        let what = format!("penalty {number} lifted: {} ({why})", p.in_words());
+        let what = format!("number {number} ({}): {why}", p.in_words());
         let t = cur.league.team_by_name(&p.team);
         let verdict = t.map_or_else(String::new, |t| self.owed(&cur.league, t));
         self.log
