@@ -246,7 +246,7 @@ impl Penalties {
     /// The default points for defaults on `boards` (numbered from 1), or why not.
     pub fn for_boards(&self, boards: &[u32]) -> Result<u32, String> {
         if self.board_points.is_empty() {
-            return Err("the league file sets no default points by board ([penalties] board_points): give the points".into());
+            return Err("the league's settings give no default points by board (Penalties for defaults): give the default points instead".into());
         }
         let mut seen = BTreeSet::new();
         let mut sum = 0;
